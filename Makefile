@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# kparity: keep a kernel tree building, booting and layout-identical under
+# GCC and Clang.  'make help' lists the targets.
+
+# ---- user-overridable settings ----------------------------------------
+# O=DIR      build output (default: build)
+# V=1        show full commands
+# CC=...     compiler for the tools (gcc or clang)
+# SANITIZE=1 build the tools with ASan+UBSan
+# PREFIX, DESTDIR  for 'make install'
+O        ?= build
+CC       ?= gcc
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+SANITIZE ?=
+# -----------------------------------------------------------------------
+
+ifeq ($(origin V),command line)
+  KBUILD_VERBOSE := $(V)
+endif
+ifeq ($(KBUILD_VERBOSE),1)
+  Q :=
+  quiet :=
+else
+  Q := @
+  quiet := quiet_
+endif
+export V
+
+# cmd
+# Usage: $(call cmd,name)
+# Runs cmd_name, echoing quiet_cmd_name (or the command with V=1).
+cmd = @$(if $($(quiet)cmd_$(1)),echo '  $($(quiet)cmd_$(1))';) $(cmd_$(1))
+
+.DELETE_ON_ERROR:
+.SUFFIXES:
+.PHONY: all check parity install clean help deps-build deps-check kabi-asan
+
+objdir  := $(O)/tools/kabi
+ifeq ($(SANITIZE),1)
+  objdir := $(O)/asan/tools/kabi
+endif
+kabi    := $(patsubst %/tools/kabi,%,$(objdir))/kabi
+srcs    := $(wildcard tools/kabi/*.c)
+objs    := $(patsubst tools/kabi/%.c,$(objdir)/%.o,$(srcs))
+
+KABI_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g \
+	       $(shell pkg-config --cflags libdw 2>/dev/null)
+KABI_LIBS   := $(shell pkg-config --libs libdw libelf 2>/dev/null || echo -ldw -lelf)
+ifeq ($(SANITIZE),1)
+  KABI_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all \
+		 -fno-omit-frame-pointer -O1
+  KABI_LDFLAGS += -fsanitize=address,undefined
+endif
+
+all: $(kabi)
+
+quiet_cmd_cc = CC      $@
+      cmd_cc = $(CC) $(KABI_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+quiet_cmd_ld = LD      $@
+      cmd_ld = $(CC) $(KABI_LDFLAGS) $(LDFLAGS) -o $@ $^ $(KABI_LIBS)
+
+$(objdir)/%.o: tools/kabi/%.c | $(objdir)
+	$(call cmd,cc)
+
+$(kabi): $(objs)
+	$(call cmd,ld)
+
+$(objdir):
+	$(Q)mkdir -p $@
+
+-include $(objs:.o=.d)
+
+# The sanitizer build lives beside the normal one; 'check' runs both.
+kabi-asan:
+	$(Q)$(MAKE) --no-print-directory SANITIZE=1 O=$(O) all
+
+# ---- jobs ---------------------------------------------------------------
+# Each job first installs the Debian packages it needs (scripts/deps.sh).
+
+deps-build:
+	$(Q)scripts/deps.sh build
+
+deps-check:
+	$(Q)scripts/deps.sh build check kernel
+
+check: deps-check
+	$(Q)$(MAKE) --no-print-directory O=$(O) all kabi-asan
+	$(Q)scripts/run-tests.sh -o $(O)
+
+parity: deps-check
+	$(Q)$(MAKE) --no-print-directory O=$(O) all
+	$(Q)scripts/parity.sh -o $(O)
+
+install: $(kabi)
+	$(Q)install -D -m 0755 $(kabi) $(DESTDIR)$(PREFIX)/bin/kabi
+	$(Q)install -D -m 0644 Documentation/kabi.1 $(DESTDIR)$(PREFIX)/share/man/man1/kabi.1
+
+clean:
+	$(Q)rm -rf $(O)/tools $(O)/asan $(O)/kabi $(O)/tests
+
+help:
+	@echo 'Targets:'
+	@echo '  all       build the tools (kabi) into $$(O)'
+	@echo '  parity    build the default kernel with GCC and Clang and diff layouts'
+	@echo '  check     install test dependencies and run every test'
+	@echo '  install   install kabi under $$(DESTDIR)$$(PREFIX)'
+	@echo '  clean     remove tool builds (kernel builds under $$(O)/kernel stay)'
+	@echo 'Settings: O=DIR V=1 CC=gcc|clang SANITIZE=1 PREFIX= DESTDIR='

@@ -1,0 +1,93 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# deps.sh - install the Debian packages a kparity job needs, and only those
+# that are missing.
+#
+# Exit: 0 everything present (or installed), 1 a package is missing and
+# --check was given, 2 trouble (unknown group, apt-get failed, not root).
+set -eu
+
+PROG=deps.sh
+
+# One group per job; a job asks for the groups it uses.
+PKGS_build="make gcc libc6-dev pkg-config libelf-dev libdw-dev"
+PKGS_check="bats bats-assert bats-support jq valgrind clang llvm lld libclang-rt-14-dev dwarves"
+PKGS_kernel="linux-source-6.1 xz-utils flex bison bc libssl-dev cpio kmod python3 ccache"
+PKGS_parity="quilt qemu-system-x86 qemu-system-arm busybox-static gcc-arm-linux-gnueabi gcc-aarch64-linux-gnu clang-19 lld-19 llvm-19"
+
+usage() {
+	cat <<USAGE
+usage: $PROG [--check] [--list] GROUP...
+Install the Debian packages of each GROUP that are not installed yet.
+Groups: build check kernel parity all
+  --check  install nothing; exit 1 and name what is missing
+  --list   print the packages of the groups, one per line
+USAGE
+}
+
+die() {
+	printf '%s: %s\n' "$PROG" "$*" >&2
+	exit 2
+}
+
+group_pkgs() {
+	case "$1" in
+	build) echo "$PKGS_build" ;;
+	check) echo "$PKGS_check" ;;
+	kernel) echo "$PKGS_kernel" ;;
+	parity) echo "$PKGS_parity" ;;
+	all) echo "$PKGS_build $PKGS_check $PKGS_kernel $PKGS_parity" ;;
+	*) return 1 ;;
+	esac
+}
+
+is_installed() {
+	status=$(dpkg-query -W -f '${db:Status-Abbrev}' "$1" 2>/dev/null) || return 1
+	[ "$status" = "ii " ]
+}
+
+main() {
+	check=0
+	list=0
+	wanted=""
+	for arg in "$@"; do
+		case "$arg" in
+		--check) check=1 ;;
+		--list) list=1 ;;
+		-h | --help) usage; exit 0 ;;
+		-*) usage >&2; exit 2 ;;
+		*)
+			pkgs=$(group_pkgs "$arg") || die "unknown group '$arg' (known: build check kernel parity all)"
+			wanted="$wanted $pkgs"
+			;;
+		esac
+	done
+	[ -n "$wanted" ] || { usage >&2; exit 2; }
+
+	if [ "$list" = 1 ]; then
+		printf '%s\n' $wanted | sort -u
+		exit 0
+	fi
+
+	missing=""
+	for p in $(printf '%s\n' $wanted | sort -u); do
+		is_installed "$p" || missing="$missing $p"
+	done
+	[ -n "$missing" ] || exit 0
+
+	if [ "$check" = 1 ]; then
+		printf '%s: missing Debian packages:%s\n' "$PROG" "$missing" >&2
+		exit 1
+	fi
+	[ "$(id -u)" = 0 ] || die "missing Debian packages:$missing (run as root, or install them)"
+
+	printf '  APT     %s\n' "$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq || die "apt-get update failed"
+	# shellcheck disable=SC2086 # word splitting of the package list is intended
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null ||
+		die "apt-get install failed for:$missing"
+}
+
+main "$@"

@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Comparing two models.
+ *
+ * Types are matched by kind and name.  Where one side holds several
+ * same-name definitions (one per #ifdef variant, or per driver), equal
+ * layouts pair first, then equal declaration files, then a lone survivor
+ * on each side; what is left is reported as present on one side only.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kabi.h"
+
+enum what {
+	W_SIZE,
+	W_ALIGN,
+	W_OFFSET,
+	W_BITFIELD,
+	W_MEMBER_SIZE,
+	W_TYPE,
+	W_TYPEDEF_ONLY,
+	W_ADDED,
+	W_REMOVED,
+	W_UNDERLYING,
+	W_VALUE,
+	W_ENUM_ADDED,
+	W_ENUM_REMOVED,
+	W_CHAIN,
+	W_CHAIN_ONLY,
+};
+
+static const char *const what_names[] = {
+	[W_SIZE] = "size",
+	[W_ALIGN] = "alignment",
+	[W_OFFSET] = "offset",
+	[W_BITFIELD] = "bitfield",
+	[W_MEMBER_SIZE] = "member_size",
+	[W_TYPE] = "type",
+	[W_TYPEDEF_ONLY] = "typedef_only",
+	[W_ADDED] = "member_added",
+	[W_REMOVED] = "member_removed",
+	[W_UNDERLYING] = "underlying",
+	[W_VALUE] = "enumerator_value",
+	[W_ENUM_ADDED] = "enumerator_added",
+	[W_ENUM_REMOVED] = "enumerator_removed",
+	[W_CHAIN] = "typedef_target",
+	[W_CHAIN_ONLY] = "typedef_chain_only",
+};
+
+struct finding {
+	enum what what;
+	const char *subject;	/* member or enumerator name, or NULL */
+	char *old, *new;	/* rendered values */
+	bool numeric;
+	const char *old_resolved, *new_resolved;
+	bool incompatible;
+};
+
+struct report {
+	struct finding *v;
+	size_t n, cap;
+	bool incompatible;
+};
+
+struct totals {
+	size_t changed, incompatible, only_old, only_new, unchanged, suppressed;
+};
+
+struct ctx {
+	FILE *f;
+	const struct diff_opts *o;
+	struct totals tot;
+	bool first_json;
+};
+
+static char *fmt_num(int64_t v)
+{
+	struct sb b;
+
+	sb_init(&b);
+	if (v == SIZE_UNKNOWN)
+		sb_add(&b, "?");
+	else
+		sb_addf(&b, "%" PRId64, v);
+	return b.buf;
+}
+
+static char *fmt_str(const char *s)
+{
+	return xstrdup(s ? s : "");
+}
+
+static struct finding *add(struct report *r, enum what w, const char *subject,
+			   char *old, char *new, bool numeric, bool incompatible)
+{
+	struct finding *f;
+
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 8;
+		r->v = xrealloc(r->v, r->cap * sizeof(*r->v));
+	}
+	f = &r->v[r->n++];
+	memset(f, 0, sizeof(*f));
+	f->what = w;
+	f->subject = subject;
+	f->old = old;
+	f->new = new;
+	f->numeric = numeric;
+	f->incompatible = incompatible;
+	r->incompatible |= incompatible;
+	return f;
+}
+
+static void report_release(struct report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		free(r->v[i].old);
+		free(r->v[i].new);
+	}
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}
+
+static bool streq(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static char *fmt_bits(const struct member *m)
+{
+	struct sb b;
+
+	sb_init(&b);
+	sb_addf(&b, "offset=%" PRIu64, m->bitpos / 8);
+	if (m->bitsize)
+		sb_addf(&b, " bit_offset=%" PRIu64 " bit_size=%" PRIu32,
+			m->bitpos % 8, m->bitsize);
+	return b.buf;
+}
+
+static void cmp_member(struct report *r, const struct member *a,
+		       const struct member *b, bool only_layout)
+{
+	const char *subj = b->name ? b->name : "<anon>";
+	struct finding *f;
+
+	if (a->bitsize || b->bitsize) {
+		if (a->bitpos != b->bitpos || a->bitsize != b->bitsize)
+			add(r, W_BITFIELD, subj, fmt_bits(a), fmt_bits(b), false, true);
+	} else if (a->bitpos != b->bitpos) {
+		add(r, W_OFFSET, subj, fmt_num((int64_t)(a->bitpos / 8)),
+		    fmt_num((int64_t)(b->bitpos / 8)), true, true);
+	}
+	if (a->size != b->size)
+		add(r, W_MEMBER_SIZE, subj, fmt_num(a->size), fmt_num(b->size),
+		    true, true);
+	if (streq(a->type, b->type) && streq(a->resolved, b->resolved))
+		return;
+	if (streq(a->resolved, b->resolved)) {
+		if (only_layout)
+			return;
+		f = add(r, W_TYPEDEF_ONLY, subj, fmt_str(a->type), fmt_str(b->type),
+			false, false);
+		f->old_resolved = f->new_resolved = a->resolved;
+		return;
+	}
+	f = add(r, W_TYPE, subj, fmt_str(a->type), fmt_str(b->type), false, false);
+	f->old_resolved = a->resolved;
+	f->new_resolved = b->resolved;
+}
+
+static const struct member *find_member(const struct ktype *t,
+					const struct member *want, unsigned anon_idx)
+{
+	uint32_t i;
+	unsigned k = 0;
+
+	for (i = 0; i < t->n; i++) {
+		const struct member *m = &t->members[i];
+
+		if (want->name ? streq(m->name, want->name)
+			       : (!m->name && k++ == anon_idx))
+			return m;
+	}
+	return NULL;
+}
+
+static unsigned anon_index(const struct ktype *t, const struct member *m)
+{
+	unsigned k = 0;
+	const struct member *p;
+
+	for (p = t->members; p < m; p++)
+		k += !p->name;
+	return k;
+}
+
+static void cmp_aggregate(struct report *r, const struct ktype *a,
+			  const struct ktype *b, bool only_layout)
+{
+	uint32_t i;
+
+	if (a->size != b->size)
+		add(r, W_SIZE, NULL, fmt_num(a->size), fmt_num(b->size), true, true);
+	if (a->align && b->align && a->align != b->align)
+		add(r, W_ALIGN, NULL, fmt_num(a->align), fmt_num(b->align), true, true);
+	for (i = 0; i < a->n; i++) {
+		const struct member *m = &a->members[i];
+		const struct member *o = find_member(b, m, anon_index(a, m));
+
+		if (o)
+			cmp_member(r, m, o, only_layout);
+		else
+			add(r, W_REMOVED, m->name ? m->name : "<anon>",
+			    fmt_bits(m), fmt_str(m->type), false, false);
+	}
+	for (i = 0; i < b->n; i++) {
+		const struct member *m = &b->members[i];
+
+		if (!find_member(a, m, anon_index(b, m)))
+			add(r, W_ADDED, m->name ? m->name : "<anon>",
+			    fmt_bits(m), fmt_str(m->type), false, false);
+	}
+}
+
+static char *fmt_value(const struct ktype *t, uint64_t v)
+{
+	struct sb b;
+
+	sb_init(&b);
+	if (t->is_signed)
+		sb_addf(&b, "%" PRId64, enum_value_signed(v));
+	else
+		sb_addf(&b, "%" PRIu64, v);
+	return b.buf;
+}
+
+static const struct enumerator *find_enum(const struct ktype *t, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (streq(t->enums[i].name, name))
+			return &t->enums[i];
+	return NULL;
+}
+
+static void cmp_enum(struct report *r, const struct ktype *a,
+		     const struct ktype *b)
+{
+	uint32_t i;
+
+	if (a->size != b->size)
+		add(r, W_SIZE, NULL, fmt_num(a->size), fmt_num(b->size), true, true);
+	if (!streq(a->underlying, b->underlying))
+		add(r, W_UNDERLYING, NULL, fmt_str(a->underlying),
+		    fmt_str(b->underlying), false, false);
+	for (i = 0; i < a->n; i++) {
+		const struct enumerator *e = &a->enums[i];
+		const struct enumerator *o = find_enum(b, e->name);
+
+		if (!o)
+			add(r, W_ENUM_REMOVED, e->name, fmt_value(a, e->value),
+			    NULL, true, false);
+		else if (o->value != e->value)
+			add(r, W_VALUE, e->name, fmt_value(a, e->value),
+			    fmt_value(b, o->value), true, false);
+	}
+	for (i = 0; i < b->n; i++)
+		if (!find_enum(a, b->enums[i].name))
+			add(r, W_ENUM_ADDED, b->enums[i].name, NULL,
+			    fmt_value(b, b->enums[i].value), true, false);
+}
+
+static char *fmt_chain(const struct ktype *t)
+{
+	struct sb b;
+	uint32_t i;
+
+	sb_init(&b);
+	for (i = 0; i < t->n; i++)
+		sb_addf(&b, "%s%s", i ? " -> " : "", t->chain[i]);
+	return b.buf ? b.buf : xstrdup("");
+}
+
+static void cmp_typedef(struct report *r, const struct ktype *a,
+			const struct ktype *b, bool only_layout)
+{
+	char *ca = fmt_chain(a), *cb = fmt_chain(b);
+	struct finding *f;
+
+	if (strcmp(ca, cb) == 0 && streq(a->resolved, b->resolved)) {
+		free(ca);
+		free(cb);
+		return;
+	}
+	if (streq(a->resolved, b->resolved)) {
+		if (only_layout) {
+			free(ca);
+			free(cb);
+			return;
+		}
+		f = add(r, W_CHAIN_ONLY, NULL, ca, cb, false, false);
+	} else {
+		f = add(r, W_CHAIN, NULL, ca, cb, false, false);
+	}
+	f->old_resolved = a->resolved;
+	f->new_resolved = b->resolved;
+}
+
+/* ---- output ---------------------------------------------------------- */
+
+static void text_finding(FILE *out, const struct finding *f)
+{
+	fputc('\t', out);
+	switch (f->what) {
+	case W_SIZE:
+	case W_ALIGN:
+	case W_UNDERLYING:
+		fprintf(out, f->numeric ? "%s %s -> %s" : "%s \"%s\" -> \"%s\"",
+			what_names[f->what], f->old, f->new);
+		break;
+	case W_OFFSET:
+		fprintf(out, "member %s: offset %s -> %s", f->subject, f->old, f->new);
+		break;
+	case W_MEMBER_SIZE:
+		fprintf(out, "member %s: size %s -> %s", f->subject, f->old, f->new);
+		break;
+	case W_BITFIELD:
+		fprintf(out, "member %s: bitfield %s -> %s", f->subject, f->old, f->new);
+		break;
+	case W_TYPE:
+		fprintf(out, "member %s: type \"%s\" -> \"%s\"", f->subject, f->old, f->new);
+		if (!streq(f->old, f->old_resolved) || !streq(f->new, f->new_resolved))
+			fprintf(out, " (resolved \"%s\" -> \"%s\")",
+				f->old_resolved, f->new_resolved);
+		break;
+	case W_TYPEDEF_ONLY:
+		fprintf(out, "member %s: type \"%s\" -> \"%s\" (typedef only, resolved \"%s\")",
+			f->subject, f->old, f->new, f->old_resolved);
+		break;
+	case W_ADDED:
+		fprintf(out, "member %s: added at %s, type \"%s\"", f->subject,
+			f->old, f->new);
+		break;
+	case W_REMOVED:
+		fprintf(out, "member %s: removed from %s, type \"%s\"", f->subject,
+			f->old, f->new);
+		break;
+	case W_VALUE:
+		fprintf(out, "enumerator %s: value %s -> %s", f->subject, f->old, f->new);
+		break;
+	case W_ENUM_ADDED:
+		fprintf(out, "enumerator %s: added, value %s", f->subject, f->new);
+		break;
+	case W_ENUM_REMOVED:
+		fprintf(out, "enumerator %s: removed, value %s", f->subject, f->old);
+		break;
+	case W_CHAIN:
+		fprintf(out, "chain \"%s\" -> \"%s\" (resolved \"%s\" -> \"%s\")",
+			f->old, f->new, f->old_resolved, f->new_resolved);
+		break;
+	case W_CHAIN_ONLY:
+		fprintf(out, "chain \"%s\" -> \"%s\" (typedef only, resolved \"%s\")",
+			f->old, f->new, f->old_resolved);
+		break;
+	}
+	if (f->incompatible)
+		fputs(" [incompatible]", out);
+	fputc('\n', out);
+}
+
+static void json_value(FILE *out, const char *s, bool numeric)
+{
+	if (!s)
+		fputs("null", out);
+	else if (numeric && strcmp(s, "?") != 0)
+		fputs(s, out);
+	else if (numeric)
+		fputs("null", out);
+	else
+		json_str(out, s);
+}
+
+static void json_finding(FILE *out, const struct finding *f, bool first)
+{
+	fputs(first ? "{\"what\":" : ",{\"what\":", out);
+	json_str(out, what_names[f->what]);
+	fputs(",\"subject\":", out);
+	json_str(out, f->subject);
+	fputs(",\"old\":", out);
+	json_value(out, f->old, f->numeric);
+	fputs(",\"new\":", out);
+	json_value(out, f->new, f->numeric);
+	if (f->old_resolved) {
+		fputs(",\"old_resolved\":", out);
+		json_str(out, f->old_resolved);
+		fputs(",\"new_resolved\":", out);
+		json_str(out, f->new_resolved);
+	}
+	fprintf(out, ",\"incompatible\":%s}", f->incompatible ? "true" : "false");
+}
+
+static void print_type(struct ctx *c, const struct ktype *old,
+		       const struct ktype *new, const struct report *r)
+{
+	const struct ktype *t = new ? new : old;
+	const char *status = !old ? "only_new" : !new ? "only_old" : "changed";
+	size_t i;
+
+	if (c->o->json) {
+		fputs(c->first_json ? "\n" : ",\n", c->f);
+		c->first_json = false;
+		fputs("{\"kind\":", c->f);
+		json_str(c->f, kind_name(t->kind));
+		fputs(",\"name\":", c->f);
+		json_str(c->f, t->name);
+		fputs(",\"decl_file\":", c->f);
+		json_str(c->f, t->decl_file);
+		if (t->decl_file)
+			fprintf(c->f, ",\"decl_line\":%" PRIu32, t->decl_line);
+		fprintf(c->f, ",\"status\":\"%s\",\"incompatible\":%s,\"findings\":[",
+			status, r->incompatible ? "true" : "false");
+		for (i = 0; i < r->n; i++)
+			json_finding(c->f, &r->v[i], i == 0);
+		fputs("]}", c->f);
+		return;
+	}
+	fprintf(c->f, "%s %s", kind_name(t->kind), t->name);
+	if (t->decl_file)
+		fprintf(c->f, " at %s:%" PRIu32, t->decl_file, t->decl_line);
+	fputc('\n', c->f);
+	if (!old)
+		fputs("\tonly in new\n", c->f);
+	else if (!new)
+		fputs("\tonly in old\n", c->f);
+	for (i = 0; i < r->n; i++)
+		text_finding(c->f, &r->v[i]);
+}
+
+static void one_pair(struct ctx *c, const struct ktype *old,
+		     const struct ktype *new)
+{
+	struct report r = { 0 };
+
+	if (!filter_match(c->o->filter, new ? new : old))
+		return;
+	if (old && new) {
+		switch (old->kind) {
+		case KIND_STRUCT:
+		case KIND_UNION:
+			cmp_aggregate(&r, old, new, c->o->only_layout);
+			break;
+		case KIND_ENUM:
+			cmp_enum(&r, old, new);
+			break;
+		case KIND_TYPEDEF:
+			cmp_typedef(&r, old, new, c->o->only_layout);
+			break;
+		default:
+			break;
+		}
+		if (!r.n) {
+			c->tot.unchanged++;
+			return;
+		}
+	}
+	if (supp_match(c->o->supp, old, new)) {
+		c->tot.suppressed++;
+		report_release(&r);
+		return;
+	}
+	if (!old)
+		c->tot.only_new++;
+	else if (!new)
+		c->tot.only_old++;
+	else
+		c->tot.changed++;
+	c->tot.incompatible += r.incompatible;
+	print_type(c, old, new, &r);
+	report_release(&r);
+}
+
+static int key_cmp(const struct ktype *a, const struct ktype *b)
+{
+	int r = strcmp(kind_name(a->kind), kind_name(b->kind));
+
+	return r ? r : strcmp(a->name, b->name);
+}
+
+/* Pair the same-key runs A[0..na) and B[0..nb). */
+static void one_group(struct ctx *c, struct ktype **a, size_t na,
+		      struct ktype **b, size_t nb)
+{
+	bool *ua = xcalloc(na + 1, 1), *ub = xcalloc(nb + 1, 1);
+	size_t i, j, left_a = na, left_b = nb;
+
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			if (!ub[j] && ktype_same_layout(a[i], b[j])) {
+				ua[i] = ub[j] = true;
+				left_a--, left_b--;
+				c->tot.unchanged += filter_match(c->o->filter, a[i]);
+				break;
+			}
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb && !ua[i]; j++)
+			if (!ub[j] && a[i]->decl_file &&
+			    streq(a[i]->decl_file, b[j]->decl_file)) {
+				ua[i] = ub[j] = true;
+				left_a--, left_b--;
+				one_pair(c, a[i], b[j]);
+			}
+	if (left_a == 1 && left_b == 1) {
+		for (i = 0; ua[i]; i++)
+			;
+		for (j = 0; ub[j]; j++)
+			;
+		ua[i] = ub[j] = true;
+		one_pair(c, a[i], b[j]);
+	}
+	for (i = 0; i < na; i++)
+		if (!ua[i])
+			one_pair(c, a[i], NULL);
+	for (j = 0; j < nb; j++)
+		if (!ub[j])
+			one_pair(c, NULL, b[j]);
+	free(ua);
+	free(ub);
+}
+
+int diff_models(FILE *f, const struct model *old, const struct model *new,
+		const struct diff_opts *o)
+{
+	struct ctx c = { .f = f, .o = o, .first_json = true };
+	size_t i = 0, j = 0;
+	int rc = KABI_EXIT_OK;
+
+	if (o->json) {
+		fputs("{\"version\":1,\"old\":", f);
+		json_str(f, o->old_name);
+		fputs(",\"new\":", f);
+		json_str(f, o->new_name);
+		fputs(",\"types\":[", f);
+	}
+	/* both models are sorted by kind, name, then declaration */
+	while (i < old->ntypes || j < new->ntypes) {
+		size_t ei = i, ej = j;
+		int k;
+
+		if (i == old->ntypes)
+			k = 1;
+		else if (j == new->ntypes)
+			k = -1;
+		else
+			k = key_cmp(old->types[i], new->types[j]);
+		if (k <= 0)
+			while (ei < old->ntypes && key_cmp(old->types[ei], old->types[i]) == 0)
+				ei++;
+		if (k >= 0)
+			while (ej < new->ntypes && key_cmp(new->types[ej], new->types[j]) == 0)
+				ej++;
+		one_group(&c, old->types + i, ei - i, new->types + j, ej - j);
+		i = ei;
+		j = ej;
+	}
+
+	if (o->json) {
+		fprintf(f, "\n],\"summary\":{\"changed\":%zu,\"incompatible\":%zu,"
+			"\"only_old\":%zu,\"only_new\":%zu,\"unchanged\":%zu,"
+			"\"suppressed\":%zu}}\n",
+			c.tot.changed, c.tot.incompatible, c.tot.only_old,
+			c.tot.only_new, c.tot.unchanged, c.tot.suppressed);
+	} else {
+		fprintf(f, "summary: %zu changed (%zu incompatible), %zu only in old, "
+			"%zu only in new, %zu unchanged, %zu suppressed\n",
+			c.tot.changed, c.tot.incompatible, c.tot.only_old,
+			c.tot.only_new, c.tot.unchanged, c.tot.suppressed);
+	}
+	if (c.tot.changed || c.tot.only_old || c.tot.only_new)
+		rc |= KABI_EXIT_CHANGE;
+	if (c.tot.incompatible)
+		rc |= KABI_EXIT_INCOMPATIBLE;
+	return rc;
+}

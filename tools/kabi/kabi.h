@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * kabi - dump and diff the data layout recorded in DWARF.
+ *
+ * The model is deliberately flat: a model is a set of named types (struct,
+ * union, enum, typedef), each already reduced to the canonical strings and
+ * numbers that the dump prints.  Everything that differs between two
+ * producers without changing the layout (base type spelling, qualifier
+ * order, DWARF 4 vs 5 bitfield encoding, CU order) is normalised away while
+ * reading, so comparing two models is comparing values.
+ */
+#ifndef KABI_H
+#define KABI_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit status bits, compatible with abidiff(1). */
+enum {
+	KABI_EXIT_OK = 0,
+	KABI_EXIT_ERROR = 1,
+	KABI_EXIT_USAGE = 2,
+	KABI_EXIT_CHANGE = 4,
+	KABI_EXIT_INCOMPATIBLE = 8,
+};
+
+/* Limits against pathological input; see Documentation/kabi.rst. */
+#define KABI_MAX_TYPE_DEPTH 256	/* nesting of one type reference chain */
+
+/* ---- util.c ---------------------------------------------------------- */
+
+/* The one error helper: prints "kabi: MSG\n" on stderr. */
+void kabi_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Allocation failure is the one thing kabi does not recover from. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t sz);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+uint64_t hash_bytes(const void *p, size_t n, uint64_t seed);
+
+/* Bump allocator; objects live until arena_release(). */
+struct arena {
+	struct arena_blk *head;
+};
+void arena_init(struct arena *a);
+void arena_release(struct arena *a);
+void *arena_alloc(struct arena *a, size_t n);
+
+/* String interning: equal strings get the same pointer. */
+struct strtab;
+struct strtab *strtab_new(void);
+void strtab_free(struct strtab *t);
+const char *strtab_intern(struct strtab *t, const char *s);
+const char *strtab_intern_n(struct strtab *t, const char *s, size_t n);
+
+/* Growable string. */
+struct sb {
+	char *buf;
+	size_t len, cap;
+};
+void sb_init(struct sb *b);
+void sb_release(struct sb *b);
+void sb_reset(struct sb *b);
+void sb_add(struct sb *b, const char *s);
+void sb_addn(struct sb *b, const char *s, size_t n);
+void sb_addf(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *sb_str(struct sb *b);
+
+/* JSON string literal of S (with quotes) on F. */
+void json_str(FILE *f, const char *s);
+
+/* ---- model.c --------------------------------------------------------- */
+
+enum kind {
+	KIND_ENUM,
+	KIND_STRUCT,
+	KIND_TYPEDEF,
+	KIND_UNION,
+	KIND_NR,
+};
+
+const char *kind_name(enum kind k);
+int kind_parse(const char *s, enum kind *k);
+
+#define SIZE_UNKNOWN INT64_C(-1)
+
+struct member {
+	const char *name;	/* NULL for an anonymous member */
+	uint64_t bitpos;	/* DW_AT_data_bit_offset semantics */
+	uint32_t bitsize;	/* 0 unless a bitfield */
+	int64_t size;		/* bytes, SIZE_UNKNOWN if not known */
+	const char *type;	/* as written: typedef names kept */
+	const char *resolved;	/* typedefs resolved */
+};
+
+struct enumerator {
+	const char *name;
+	uint64_t value;		/* two's complement when the enum is signed */
+};
+
+struct ktype {
+	enum kind kind;
+	const char *name;
+	const char *parent;	/* "struct foo" for a type named by its path */
+	const char *decl_file;	/* NULL if unknown */
+	uint32_t decl_line;
+	int64_t size;
+	int64_t align;		/* 0: not recorded (DW_AT_alignment absent) */
+	/* enum */
+	bool is_signed;
+	const char *underlying;
+	/* typedef: chain[0] is the target as written, chain[n-1] the last
+	 * link before a non-typedef; resolved has no typedef left. */
+	const char *resolved;
+	uint32_t n;		/* members, enumerators or chain links */
+	union {
+		struct member *members;
+		struct enumerator *enums;
+		const char **chain;
+	};
+	uint64_t hash;		/* of everything above */
+};
+
+/* All types of one or more inputs, deduplicated. */
+struct model {
+	struct arena arena;
+	struct strtab *strs;
+	struct ktype **types;
+	size_t ntypes, cap;
+	/* open-addressing set over types[], keyed by ktype.hash */
+	uint32_t *slots;
+	size_t nslots;
+};
+
+struct model *model_new(void);
+void model_free(struct model *m);
+/* Add a copy of T unless an equal type is present. */
+void model_add(struct model *m, const struct ktype *t);
+/* Sort types into dump order. */
+void model_sort(struct model *m);
+uint64_t ktype_hash(const struct ktype *t);
+/* Total order used for the dump; 0 only for equal types. */
+int ktype_cmp(const struct ktype *a, const struct ktype *b);
+/* Same, ignoring the declaration location. */
+bool ktype_same_layout(const struct ktype *a, const struct ktype *b);
+int64_t enum_value_signed(uint64_t v);
+
+/* ---- read.c ---------------------------------------------------------- */
+
+struct read_opts {
+	const char **roots;	/* path prefixes to strip from decl_file */
+	size_t nroots;
+};
+
+/* Read every named type of PATH into M.  On failure print one line and
+ * return -1; M may then hold part of PATH and must not be printed. */
+int read_file(struct model *m, const char *path, const struct read_opts *o);
+
+/* ---- filter.c -------------------------------------------------------- */
+
+struct filter {
+	const char **names;	/* --type; "foo" or "struct foo" */
+	size_t nnames;
+	unsigned kinds;		/* bit per enum kind; 0 = all */
+};
+bool filter_match(const struct filter *f, const struct ktype *t);
+
+/* ---- supp.c ---------------------------------------------------------- */
+
+struct supp_set;
+struct supp_set *supp_load(const char *path);	/* NULL on error (printed) */
+void supp_free(struct supp_set *s);
+/* Whether a change to T (OLD or NEW side may be NULL) is suppressed. */
+bool supp_match(const struct supp_set *s, const struct ktype *old,
+		const struct ktype *new);
+
+/* ---- dump.c / diff.c ------------------------------------------------- */
+
+void dump_text(FILE *f, const struct model *m, const struct filter *flt);
+void dump_json(FILE *f, const struct model *m, const struct filter *flt);
+/* One type as a JSON object, no newline. */
+void json_type(FILE *f, const struct ktype *t);
+
+struct diff_opts {
+	const struct filter *filter;
+	const struct supp_set *supp;
+	bool only_layout;
+	bool json;
+	const char *old_name, *new_name;
+};
+/* Print the report; return KABI_EXIT_* bits (0, CHANGE, INCOMPATIBLE). */
+int diff_models(FILE *f, const struct model *old, const struct model *new,
+		const struct diff_opts *o);
+
+#endif

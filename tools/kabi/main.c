@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kabi: command table, options, and atomic output.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <elfutils/version.h>
+#include <libelf.h>
+
+#include "kabi.h"
+
+#ifndef KABI_VERSION
+#define KABI_VERSION "0.1"
+#endif
+
+/* Everything a verb may be given; filled by parse_opts, checked after. */
+struct opts {
+	bool json;
+	bool only_layout;
+	bool help;
+	const char *output;
+	const char *supp_path;
+	struct filter filter;
+	struct read_opts read;
+	char **files;
+	int nfiles;
+};
+
+struct cmd {
+	const char *name;
+	int (*fn)(struct opts *o);
+	const char *usage;
+	int min_files, max_files;
+	const char *allowed;	/* long options this verb takes */
+};
+
+static int cmd_dump(struct opts *o);
+static int cmd_diff(struct opts *o);
+static int cmd_help(struct opts *o);
+
+static const struct cmd cmds[] = {
+	{ "dump", cmd_dump,
+	  "usage: kabi dump [--json] [--root DIR]... [--type NAME]... [--kind KIND]\n"
+	  "                 [-o FILE] FILE...\n"
+	  "Print every named struct, union, enum and typedef in the DWARF of the\n"
+	  "FILEs (vmlinux, .o, .ko), sorted and deduplicated.\n"
+	  "  --json         print JSON instead of text\n"
+	  "  --root DIR     make declaration paths relative to DIR (repeatable)\n"
+	  "  --type NAME    only this type: \"foo\" or \"struct foo\" (repeatable)\n"
+	  "  --kind KIND    only struct, union, enum or typedef (repeatable)\n"
+	  "  -o FILE        write to FILE (atomically) instead of standard output\n",
+	  1, -1, "json root type kind output" },
+	{ "diff", cmd_diff,
+	  "usage: kabi diff [--json] [--only-layout] [--suppressions FILE]\n"
+	  "                 [--root DIR]... [--type NAME]... [--kind KIND] [-o FILE]\n"
+	  "                 OLD NEW\n"
+	  "Compare the types of two builds and report layout changes.\n"
+	  "  --json               print JSON instead of text\n"
+	  "  --only-layout        ignore changes that only touch typedef names\n"
+	  "  --suppressions FILE  hide changes matched by [suppress_type] sections\n"
+	  "  --root DIR           make declaration paths relative to DIR (repeatable)\n"
+	  "  --type NAME          only this type: \"foo\" or \"struct foo\" (repeatable)\n"
+	  "  --kind KIND          only struct, union, enum or typedef (repeatable)\n"
+	  "  -o FILE              write to FILE (atomically) instead of standard output\n"
+	  "Exit status: 0 identical, bits 1 error, 2 usage, 4 changes, 8 incompatible.\n",
+	  2, 2, "json only-layout suppressions root type kind output" },
+	{ "help", cmd_help,
+	  "usage: kabi help [VERB]\n", 0, 1, "" },
+};
+
+#define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
+
+static void usage_all(FILE *f)
+{
+	fputs("usage: kabi [--version] [--help] VERB [ARGS]\n"
+	      "Dump and diff struct, union, enum and typedef layouts from DWARF.\n"
+	      "Verbs:\n"
+	      "  dump   print the types of one or more builds\n"
+	      "  diff   compare the types of two builds\n"
+	      "  help   show the usage of a verb\n"
+	      "See 'kabi help VERB' and kabi(1).\n", f);
+}
+
+static const struct cmd *find_cmd(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCMDS; i++)
+		if (strcmp(cmds[i].name, name) == 0)
+			return &cmds[i];
+	return NULL;
+}
+
+static int cmd_help(struct opts *o)
+{
+	const struct cmd *c;
+
+	if (o->nfiles == 0) {
+		usage_all(stdout);
+		return KABI_EXIT_OK;
+	}
+	c = find_cmd(o->files[0]);
+	if (!c) {
+		kabi_err("unknown verb '%s'", o->files[0]);
+		usage_all(stderr);
+		return KABI_EXIT_USAGE;
+	}
+	fputs(c->usage, stdout);
+	return KABI_EXIT_OK;
+}
+
+/* ---- output ---------------------------------------------------------- */
+
+struct out {
+	FILE *f;
+	const char *path;
+	char *tmp;
+};
+
+static int out_open(struct out *o, const char *path)
+{
+	char *dir;
+	int fd;
+
+	o->path = path;
+	o->tmp = NULL;
+	if (!path) {
+		o->f = stdout;
+		return 0;
+	}
+	dir = xstrdup(path);
+	o->tmp = xmalloc(strlen(path) + 16);
+	sprintf(o->tmp, "%s/.kabi.XXXXXX", dirname(dir));
+	free(dir);
+	fd = mkstemp(o->tmp);
+	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+		kabi_err("cannot write '%s': %s", path, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(o->tmp);
+		}
+		free(o->tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/* Finish the output; on FAILED or a write error nothing is left behind. */
+static int out_close(struct out *o, bool failed)
+{
+	int rc = 0;
+
+	if (fflush(o->f) != 0 || ferror(o->f)) {
+		kabi_err("cannot write '%s': %s", o->path ? o->path : "<stdout>",
+			 strerror(errno));
+		rc = -1;
+	}
+	if (!o->tmp)
+		return rc;
+	if (fclose(o->f) != 0 && !rc) {
+		kabi_err("cannot write '%s': %s", o->path, strerror(errno));
+		rc = -1;
+	}
+	if (failed || rc || rename(o->tmp, o->path) != 0) {
+		if (!failed && !rc) {
+			kabi_err("cannot write '%s': %s", o->path, strerror(errno));
+			rc = -1;
+		}
+		unlink(o->tmp);
+	}
+	free(o->tmp);
+	return rc;
+}
+
+/* ---- verbs ----------------------------------------------------------- */
+
+static struct model *load(const struct opts *o, char **files, int n)
+{
+	struct model *m = model_new();
+	bool failed = false;
+	int i;
+
+	/* every input is read, so every bad one is reported */
+	for (i = 0; i < n; i++)
+		if (read_file(m, files[i], &o->read) != 0)
+			failed = true;
+	if (failed) {
+		model_free(m);
+		return NULL;
+	}
+	model_sort(m);
+	return m;
+}
+
+static int cmd_dump(struct opts *o)
+{
+	struct model *m = load(o, o->files, o->nfiles);
+	struct out out;
+
+	if (!m)
+		return KABI_EXIT_ERROR;
+	if (out_open(&out, o->output) != 0) {
+		model_free(m);
+		return KABI_EXIT_ERROR;
+	}
+	if (o->json)
+		dump_json(out.f, m, &o->filter);
+	else
+		dump_text(out.f, m, &o->filter);
+	model_free(m);
+	return out_close(&out, false) ? KABI_EXIT_ERROR : KABI_EXIT_OK;
+}
+
+static int cmd_diff(struct opts *o)
+{
+	struct diff_opts d = { .filter = &o->filter, .only_layout = o->only_layout,
+			       .json = o->json, .old_name = o->files[0],
+			       .new_name = o->files[1] };
+	struct supp_set *supp = NULL;
+	struct model *a, *b;
+	struct out out;
+	int rc;
+
+	if (o->supp_path && !(supp = supp_load(o->supp_path)))
+		return KABI_EXIT_ERROR;
+	a = load(o, o->files, 1);
+	b = load(o, o->files + 1, 1);
+	if (!a || !b) {
+		rc = KABI_EXIT_ERROR;
+		goto free_models;
+	}
+	d.supp = supp;
+	if (out_open(&out, o->output) != 0) {
+		rc = KABI_EXIT_ERROR;
+		goto free_models;
+	}
+	rc = diff_models(out.f, a, b, &d);
+	if (out_close(&out, false))
+		rc = KABI_EXIT_ERROR;
+free_models:
+	model_free(a);
+	model_free(b);
+	supp_free(supp);
+	return rc;
+}
+
+/* ---- options --------------------------------------------------------- */
+
+enum { OPT_JSON = 256, OPT_ONLY_LAYOUT, OPT_SUPP, OPT_ROOT, OPT_TYPE, OPT_KIND };
+
+static const struct option long_opts[] = {
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "only-layout", no_argument, NULL, OPT_ONLY_LAYOUT },
+	{ "suppressions", required_argument, NULL, OPT_SUPP },
+	{ "root", required_argument, NULL, OPT_ROOT },
+	{ "type", required_argument, NULL, OPT_TYPE },
+	{ "kind", required_argument, NULL, OPT_KIND },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void push(const char ***v, size_t *n, const char *s)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = s;
+}
+
+static const char *opt_name(int c)
+{
+	const struct option *lo;
+
+	for (lo = long_opts; lo->name; lo++)
+		if (lo->val == c)
+			return lo->name;
+	return "?";
+}
+
+/* Parse argv into O; 0 ok, KABI_EXIT_USAGE after a message. */
+static int parse_opts(const struct cmd *cmd, int argc, char **argv,
+		      struct opts *o)
+{
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:h", long_opts, NULL)) != -1) {
+		enum kind k;
+
+		if (c == '?' || c == ':') {
+			if (optopt && optopt < 256)
+				kabi_err("%s: unknown or incomplete option '-%c'",
+					 cmd->name, optopt);
+			else
+				kabi_err("%s: unknown or incomplete option '%s'",
+					 cmd->name, argv[optind - 1]);
+			return KABI_EXIT_USAGE;
+		}
+		if (c == 'h') {
+			o->help = true;
+			continue;
+		}
+		/* every verb parses the same set; reject what it does not take */
+		if (!strstr(cmd->allowed, c == 'o' ? "output" : opt_name(c))) {
+			kabi_err("%s: option '--%s' does not apply", cmd->name,
+				 c == 'o' ? "output" : opt_name(c));
+			return KABI_EXIT_USAGE;
+		}
+		switch (c) {
+		case OPT_JSON:
+			o->json = true;
+			break;
+		case OPT_ONLY_LAYOUT:
+			o->only_layout = true;
+			break;
+		case OPT_SUPP:
+			o->supp_path = optarg;
+			break;
+		case OPT_ROOT:
+			push(&o->read.roots, &o->read.nroots, optarg);
+			break;
+		case OPT_TYPE:
+			push(&o->filter.names, &o->filter.nnames, optarg);
+			break;
+		case OPT_KIND:
+			if (kind_parse(optarg, &k)) {
+				kabi_err("%s: unknown kind '%s' (struct, union, enum, typedef)",
+					 cmd->name, optarg);
+				return KABI_EXIT_USAGE;
+			}
+			o->filter.kinds |= 1u << k;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		}
+	}
+	o->files = argv + optind;
+	o->nfiles = argc - optind;
+	return 0;
+}
+
+static int check_opts(const struct cmd *cmd, const struct opts *o)
+{
+	if (o->nfiles < cmd->min_files ||
+	    (cmd->max_files >= 0 && o->nfiles > cmd->max_files)) {
+		kabi_err("%s: expected %s", cmd->name,
+			 cmd->max_files < 0 ? "at least one FILE" :
+			 cmd->max_files == 2 ? "OLD and NEW" : "at most one VERB");
+		fputs(cmd->usage, stderr);
+		return KABI_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct cmd *cmd;
+	struct opts o = { 0 };
+	int rc;
+
+	if (argc < 2) {
+		usage_all(stderr);
+		return KABI_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage_all(stdout);
+		return KABI_EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("kabi %s (elfutils %d.%d)\n", KABI_VERSION,
+		       _ELFUTILS_VERSION / 1000, _ELFUTILS_VERSION % 1000);
+		return KABI_EXIT_OK;
+	}
+	cmd = find_cmd(argv[1]);
+	if (!cmd) {
+		kabi_err("unknown verb '%s'", argv[1]);
+		usage_all(stderr);
+		return KABI_EXIT_USAGE;
+	}
+	elf_version(EV_CURRENT);
+	rc = parse_opts(cmd, argc - 1, argv + 1, &o);
+	if (!rc && o.help) {
+		fputs(cmd->usage, stdout);
+		goto out;
+	}
+	if (!rc)
+		rc = check_opts(cmd, &o);
+	if (!rc)
+		rc = cmd->fn(&o);
+out:
+	free(o.read.roots);
+	free(o.filter.names);
+	return rc;
+}

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The type model: deduplication, ordering and equality.
+ *
+ * Every string in a model is interned in its strtab, but two models have
+ * two tables, so comparisons use strcmp and never pointer equality.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kabi.h"
+
+static const char *const kind_names[KIND_NR] = {
+	[KIND_ENUM] = "enum",
+	[KIND_STRUCT] = "struct",
+	[KIND_TYPEDEF] = "typedef",
+	[KIND_UNION] = "union",
+};
+
+const char *kind_name(enum kind k)
+{
+	return kind_names[k];
+}
+
+int kind_parse(const char *s, enum kind *k)
+{
+	int i;
+
+	for (i = 0; i < KIND_NR; i++) {
+		if (strcmp(s, kind_names[i]) == 0) {
+			*k = (enum kind)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int64_t enum_value_signed(uint64_t v)
+{
+	/* two's complement without implementation-defined conversion */
+	return v <= INT64_MAX ? (int64_t)v : -(int64_t)(~v) - 1;
+}
+
+static uint64_t hstr(uint64_t h, const char *s)
+{
+	return s ? hash_bytes(s, strlen(s) + 1, h) : hash_bytes("", 0, h + 1);
+}
+
+static uint64_t hnum(uint64_t h, uint64_t v)
+{
+	return hash_bytes(&v, sizeof(v), h);
+}
+
+static uint64_t hash_layout(const struct ktype *t)
+{
+	uint64_t h = hnum(0, t->kind);
+	uint32_t i;
+
+	h = hstr(h, t->name);
+	h = hstr(h, t->parent);
+	h = hnum(h, (uint64_t)t->size);
+	h = hnum(h, (uint64_t)t->align);
+	h = hnum(h, t->n);
+	switch (t->kind) {
+	case KIND_STRUCT:
+	case KIND_UNION:
+		for (i = 0; i < t->n; i++) {
+			const struct member *m = &t->members[i];
+
+			h = hstr(h, m->name);
+			h = hnum(h, m->bitpos);
+			h = hnum(h, m->bitsize);
+			h = hnum(h, (uint64_t)m->size);
+			h = hstr(h, m->type);
+			h = hstr(h, m->resolved);
+		}
+		break;
+	case KIND_ENUM:
+		h = hnum(h, t->is_signed);
+		h = hstr(h, t->underlying);
+		for (i = 0; i < t->n; i++) {
+			h = hstr(h, t->enums[i].name);
+			h = hnum(h, t->enums[i].value);
+		}
+		break;
+	case KIND_TYPEDEF:
+		h = hstr(h, t->resolved);
+		for (i = 0; i < t->n; i++)
+			h = hstr(h, t->chain[i]);
+		break;
+	default:
+		break;
+	}
+	return h;
+}
+
+uint64_t ktype_hash(const struct ktype *t)
+{
+	uint64_t h = hash_layout(t);
+
+	h = hstr(h, t->decl_file);
+	return hnum(h, t->decl_line);
+}
+
+static int scmp(const char *a, const char *b)
+{
+	if (a == b)
+		return 0;
+	if (!a)
+		return -1;
+	if (!b)
+		return 1;
+	return strcmp(a, b);
+}
+
+static int ncmp(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int icmp(int64_t a, int64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int member_cmp(const struct member *a, const struct member *b)
+{
+	int r;
+
+	if ((r = ncmp(a->bitpos, b->bitpos)) || (r = scmp(a->name, b->name)) ||
+	    (r = ncmp(a->bitsize, b->bitsize)) || (r = icmp(a->size, b->size)) ||
+	    (r = scmp(a->type, b->type)))
+		return r;
+	return scmp(a->resolved, b->resolved);
+}
+
+static int layout_cmp(const struct ktype *a, const struct ktype *b)
+{
+	uint32_t i;
+	int r;
+
+	if ((r = icmp(a->size, b->size)) || (r = icmp(a->align, b->align)) ||
+	    (r = scmp(a->parent, b->parent)))
+		return r;
+	switch (a->kind) {
+	case KIND_STRUCT:
+	case KIND_UNION:
+		for (i = 0; i < a->n && i < b->n; i++)
+			if ((r = member_cmp(&a->members[i], &b->members[i])))
+				return r;
+		break;
+	case KIND_ENUM:
+		if ((r = ncmp(a->is_signed, b->is_signed)) ||
+		    (r = scmp(a->underlying, b->underlying)))
+			return r;
+		for (i = 0; i < a->n && i < b->n; i++)
+			if ((r = scmp(a->enums[i].name, b->enums[i].name)) ||
+			    (r = ncmp(a->enums[i].value, b->enums[i].value)))
+				return r;
+		break;
+	case KIND_TYPEDEF:
+		if ((r = scmp(a->resolved, b->resolved)))
+			return r;
+		for (i = 0; i < a->n && i < b->n; i++)
+			if ((r = scmp(a->chain[i], b->chain[i])))
+				return r;
+		break;
+	default:
+		break;
+	}
+	return ncmp(a->n, b->n);
+}
+
+int ktype_cmp(const struct ktype *a, const struct ktype *b)
+{
+	int r;
+
+	if ((r = strcmp(kind_name(a->kind), kind_name(b->kind))) ||
+	    (r = scmp(a->name, b->name)) ||
+	    (r = scmp(a->decl_file, b->decl_file)) ||
+	    (r = ncmp(a->decl_line, b->decl_line)))
+		return r;
+	return layout_cmp(a, b);
+}
+
+bool ktype_same_layout(const struct ktype *a, const struct ktype *b)
+{
+	return a->kind == b->kind && scmp(a->name, b->name) == 0 &&
+	       layout_cmp(a, b) == 0;
+}
+
+/* ---- the set --------------------------------------------------------- */
+
+struct model *model_new(void)
+{
+	struct model *m = xcalloc(1, sizeof(*m));
+
+	arena_init(&m->arena);
+	m->strs = strtab_new();
+	m->nslots = 1024;
+	m->slots = xcalloc(m->nslots, sizeof(*m->slots));
+	return m;
+}
+
+void model_free(struct model *m)
+{
+	if (!m)
+		return;
+	arena_release(&m->arena);
+	strtab_free(m->strs);
+	free(m->types);
+	free(m->slots);
+	free(m);
+}
+
+/* slots hold index + 1; 0 is empty */
+static void model_rehash(struct model *m)
+{
+	size_t nslots = m->nslots * 2, i, j;
+	uint32_t *slots = xcalloc(nslots, sizeof(*slots));
+
+	for (i = 0; i < m->ntypes; i++) {
+		j = m->types[i]->hash & (nslots - 1);
+		while (slots[j])
+			j = (j + 1) & (nslots - 1);
+		slots[j] = (uint32_t)i + 1;
+	}
+	free(m->slots);
+	m->slots = slots;
+	m->nslots = nslots;
+}
+
+static const char *own(struct model *m, const char *s)
+{
+	return strtab_intern(m->strs, s);
+}
+
+static struct ktype *ktype_copy(struct model *m, const struct ktype *t)
+{
+	struct ktype *c = arena_alloc(&m->arena, sizeof(*c));
+	uint32_t i;
+
+	*c = *t;
+	c->name = own(m, t->name);
+	c->parent = own(m, t->parent);
+	c->decl_file = own(m, t->decl_file);
+	c->underlying = own(m, t->underlying);
+	c->resolved = own(m, t->resolved);
+	switch (t->kind) {
+	case KIND_STRUCT:
+	case KIND_UNION:
+		c->members = arena_alloc(&m->arena, t->n * sizeof(*c->members));
+		for (i = 0; i < t->n; i++) {
+			struct member *d = &c->members[i];
+
+			*d = t->members[i];
+			d->name = own(m, d->name);
+			d->type = own(m, d->type);
+			d->resolved = own(m, d->resolved);
+		}
+		break;
+	case KIND_ENUM:
+		c->enums = arena_alloc(&m->arena, t->n * sizeof(*c->enums));
+		for (i = 0; i < t->n; i++) {
+			c->enums[i].name = own(m, t->enums[i].name);
+			c->enums[i].value = t->enums[i].value;
+		}
+		break;
+	case KIND_TYPEDEF:
+		c->chain = arena_alloc(&m->arena, t->n * sizeof(*c->chain));
+		for (i = 0; i < t->n; i++)
+			c->chain[i] = own(m, t->chain[i]);
+		break;
+	default:
+		break;
+	}
+	return c;
+}
+
+void model_add(struct model *m, const struct ktype *t)
+{
+	uint64_t h = ktype_hash(t);
+	size_t i;
+
+	if (2 * (m->ntypes + 1) > m->nslots)
+		model_rehash(m);
+	for (i = h & (m->nslots - 1); m->slots[i]; i = (i + 1) & (m->nslots - 1)) {
+		const struct ktype *o = m->types[m->slots[i] - 1];
+
+		if (o->hash == h && ktype_cmp(o, t) == 0)
+			return;
+	}
+	if (m->ntypes == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 256;
+		m->types = xrealloc(m->types, m->cap * sizeof(*m->types));
+	}
+	m->types[m->ntypes] = ktype_copy(m, t);
+	m->types[m->ntypes]->hash = h;
+	m->slots[i] = (uint32_t)++m->ntypes;
+}
+
+static int ktype_qcmp(const void *a, const void *b)
+{
+	return ktype_cmp(*(struct ktype *const *)a, *(struct ktype *const *)b);
+}
+
+void model_sort(struct model *m)
+{
+	size_t i, j;
+
+	qsort(m->types, m->ntypes, sizeof(*m->types), ktype_qcmp);
+	for (i = 0; i < m->nslots; i++)
+		m->slots[i] = 0;
+	for (i = 0; i < m->ntypes; i++) {
+		j = m->types[i]->hash & (m->nslots - 1);
+		while (m->slots[j])
+			j = (j + 1) & (m->nslots - 1);
+		m->slots[j] = (uint32_t)i + 1;
+	}
+}

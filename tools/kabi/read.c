@@ -1,0 +1,1409 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Reading: ELF checks, then one pass over the CU-level DIEs of every unit.
+ *
+ * Only CU-level struct, union, enum and typedef DIEs start a type; in C
+ * every type is defined at CU level, so subprogram and variable subtrees
+ * are skipped whole.  Anonymous aggregates are materialised where they are
+ * used, under a name made of the path that reaches them, so their names do
+ * not depend on DIE order.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kabi.h"
+
+enum name_mode { AS_WRITTEN, RESOLVED };
+
+/* How an anonymous aggregate met on the way is named. */
+struct actx {
+	const char *parent;	/* full name of the user: "struct foo" */
+	const char *path;	/* "foo" + ".", the prefix of the new name */
+	const char *seg;	/* "<anon@8>", "s" or "<anon>" */
+	bool intrinsic;		/* set by the typedef itself: memo is safe */
+};
+
+struct memo_ent {
+	Dwarf_Off off;
+	const char *str[2];	/* per name_mode */
+};
+
+struct reader {
+	const char *path;
+	const struct read_opts *opts;
+	struct model *model;
+	bool big_endian;
+	bool failed;
+	/* per CU */
+	Dwarf_Die cudie;
+	uint8_t addr_size;
+	const char *comp_dir;
+	Dwarf_Files *files;
+	size_t nfiles;
+	const char **file_names;	/* normalised, lazily */
+	struct memo_ent *memo;
+	size_t memo_slots, memo_n;
+	/* anonymous DIEs being materialised, against reference cycles */
+	Dwarf_Off active[KABI_MAX_TYPE_DEPTH];
+	unsigned nactive;
+	unsigned depth;
+};
+
+static void rd_fail(struct reader *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void rd_fail(struct reader *r, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (r->failed)
+		return;
+	r->failed = true;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	kabi_err("cannot read '%s': %s", r->path, msg);
+}
+
+static void rd_dwfail(struct reader *r, const char *call)
+{
+	rd_fail(r, "%s: %s", call, dwarf_errmsg(-1));
+}
+
+static const char *intern(struct reader *r, const char *s)
+{
+	return strtab_intern(r->model->strs, s);
+}
+
+/* ---- attributes ------------------------------------------------------ */
+
+/* 1 present, 0 absent, -1 error (reported) */
+static int attr_udata(struct reader *r, Dwarf_Die *die, unsigned at,
+		      Dwarf_Word *out)
+{
+	Dwarf_Attribute a;
+
+	if (!dwarf_attr(die, at, &a))
+		return 0;
+	if (dwarf_formudata(&a, out) != 0) {
+		rd_dwfail(r, "dwarf_formudata");
+		return -1;
+	}
+	return 1;
+}
+
+static int attr_sdata(struct reader *r, Dwarf_Die *die, unsigned at,
+		      Dwarf_Sword *out)
+{
+	Dwarf_Attribute a;
+
+	if (!dwarf_attr(die, at, &a))
+		return 0;
+	if (dwarf_formsdata(&a, out) != 0) {
+		rd_dwfail(r, "dwarf_formsdata");
+		return -1;
+	}
+	return 1;
+}
+
+static int attr_flag(Dwarf_Die *die, unsigned at)
+{
+	Dwarf_Attribute a;
+	bool f = false;
+
+	if (!dwarf_attr(die, at, &a) || dwarf_formflag(&a, &f) != 0)
+		return 0;
+	return f;
+}
+
+/* DW_AT_type target; 1 found, 0 none (void), -1 error */
+static int attr_type(struct reader *r, Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute a;
+
+	if (!dwarf_attr(die, DW_AT_type, &a))
+		return 0;
+	if (!dwarf_formref_die(&a, out)) {
+		rd_dwfail(r, "dwarf_formref_die");
+		return -1;
+	}
+	return 1;
+}
+
+/* ---- file names ------------------------------------------------------ */
+
+/* Lexically normalise an absolute or relative path: drop "." and "//",
+ * fold "dir/..", keep leading ".." of a relative path. */
+static void path_normalise(struct sb *out, const char *p)
+{
+	bool abs = p[0] == '/';
+	size_t base;
+
+	sb_reset(out);
+	if (abs)
+		sb_add(out, "/");
+	base = out->len;
+	while (*p) {
+		const char *e;
+		size_t n;
+
+		while (*p == '/')
+			p++;
+		e = strchr(p, '/');
+		n = e ? (size_t)(e - p) : strlen(p);
+		if (n == 0)
+			break;
+		if (n == 1 && p[0] == '.') {
+			/* nothing */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.' &&
+			   out->len > base &&
+			   !(out->len - base >= 2 && strcmp(out->buf + out->len - 2, "..") == 0 &&
+			     (out->len - base == 2 || out->buf[out->len - 3] == '/'))) {
+			char *slash = strrchr(out->buf + base, '/');
+
+			out->len = slash ? (size_t)(slash - out->buf) : base;
+			out->buf[out->len] = '\0';
+		} else if (!(n == 2 && p[0] == '.' && p[1] == '.' && abs)) {
+			if (out->len > base)
+				sb_add(out, "/");
+			sb_addn(out, p, n);
+		}
+		p += n;
+	}
+}
+
+static const char *strip_prefix(const char *p, const char *root)
+{
+	size_t n = strlen(root);
+
+	while (n > 1 && root[n - 1] == '/')
+		n--;
+	if (strncmp(p, root, n) == 0 && p[n] == '/')
+		return p + n + 1;
+	return NULL;
+}
+
+static const char *decl_file_name(struct reader *r, Dwarf_Word idx)
+{
+	struct sb raw, norm, root;
+	const char *name, *rel = NULL;
+	size_t i;
+
+	if (!r->files || idx >= r->nfiles)
+		return NULL;
+	if (r->file_names[idx])
+		return r->file_names[idx];
+	name = dwarf_filesrc(r->files, idx, NULL, NULL);
+	if (!name)
+		return NULL;
+	sb_init(&raw);
+	sb_init(&norm);
+	sb_init(&root);
+	if (name[0] != '/' && r->comp_dir) {
+		sb_add(&raw, r->comp_dir);
+		sb_add(&raw, "/");
+	}
+	sb_add(&raw, name);
+	path_normalise(&norm, sb_str(&raw));
+	for (i = 0; i < r->opts->nroots && !rel; i++) {
+		path_normalise(&root, r->opts->roots[i]);
+		rel = strip_prefix(sb_str(&norm), sb_str(&root));
+	}
+	if (!rel && r->comp_dir) {
+		path_normalise(&root, r->comp_dir);
+		rel = strip_prefix(sb_str(&norm), sb_str(&root));
+	}
+	r->file_names[idx] = intern(r, rel ? rel : sb_str(&norm));
+	sb_release(&raw);
+	sb_release(&norm);
+	sb_release(&root);
+	return r->file_names[idx];
+}
+
+static void get_decl(struct reader *r, Dwarf_Die *die, struct ktype *t)
+{
+	Dwarf_Word file, line;
+
+	if (attr_udata(r, die, DW_AT_decl_file, &file) == 1) {
+		t->decl_file = decl_file_name(r, file);
+		if (attr_udata(r, die, DW_AT_decl_line, &line) == 1)
+			t->decl_line = (uint32_t)line;
+	}
+}
+
+/* ---- memo of type names, per CU -------------------------------------- */
+
+static struct memo_ent *memo_slot(struct reader *r, Dwarf_Off off)
+{
+	size_t i;
+
+	if (2 * (r->memo_n + 1) > r->memo_slots) {
+		struct memo_ent *old = r->memo;
+		size_t n = r->memo_slots;
+
+		r->memo_slots = n ? 2 * n : 4096;
+		r->memo = xcalloc(r->memo_slots, sizeof(*r->memo));
+		r->memo_n = 0;
+		for (i = 0; i < n; i++) {
+			if (old[i].off) {
+				*memo_slot(r, old[i].off) = old[i];
+			}
+		}
+		free(old);
+	}
+	i = (off * UINT64_C(0x9e3779b97f4a7c15)) >> 20 & (r->memo_slots - 1);
+	while (r->memo[i].off && r->memo[i].off != off)
+		i = (i + 1) & (r->memo_slots - 1);
+	if (!r->memo[i].off) {
+		r->memo[i].off = off;
+		r->memo_n++;
+	}
+	return &r->memo[i];
+}
+
+static void memo_clear(struct reader *r)
+{
+	if (r->memo)
+		memset(r->memo, 0, r->memo_slots * sizeof(*r->memo));
+	r->memo_n = 0;
+}
+
+/* ---- sizes ----------------------------------------------------------- */
+
+static int64_t type_size(struct reader *r, Dwarf_Die *die);
+
+static int64_t array_size(struct reader *r, Dwarf_Die *die)
+{
+	Dwarf_Die sub, elem;
+	int64_t total, n;
+	Dwarf_Word v;
+	int rc;
+
+	if (attr_udata(r, die, DW_AT_byte_size, &v) == 1)
+		return (int64_t)v;
+	if (attr_type(r, die, &elem) != 1)
+		return SIZE_UNKNOWN;
+	total = type_size(r, &elem);
+	if (total < 0)
+		return SIZE_UNKNOWN;
+	rc = dwarf_child(die, &sub);
+	while (rc == 0) {
+		if (dwarf_tag(&sub) == DW_TAG_subrange_type) {
+			Dwarf_Sword cnt, lo = 0, hi;
+
+			if (attr_sdata(r, &sub, DW_AT_count, &cnt) == 1) {
+				n = cnt < 0 ? 0 : cnt;
+			} else if (dwarf_hasattr(&sub, DW_AT_upper_bound)) {
+				if (attr_sdata(r, &sub, DW_AT_upper_bound, &hi) != 1)
+					return SIZE_UNKNOWN;
+				attr_sdata(r, &sub, DW_AT_lower_bound, &lo);
+				n = hi - lo + 1 < 0 ? 0 : hi - lo + 1;
+			} else {
+				n = 0;
+			}
+			if (n && total > INT64_MAX / n)
+				return SIZE_UNKNOWN;
+			total *= n;
+		}
+		rc = dwarf_siblingof(&sub, &sub);
+	}
+	if (rc < 0) {
+		rd_dwfail(r, "dwarf_siblingof");
+		return SIZE_UNKNOWN;
+	}
+	return total;
+}
+
+static int64_t type_size(struct reader *r, Dwarf_Die *die)
+{
+	Dwarf_Die t = *die;
+	Dwarf_Word v;
+	unsigned hops;
+
+	for (hops = 0; hops < KABI_MAX_TYPE_DEPTH; hops++) {
+		switch (dwarf_tag(&t)) {
+		case DW_TAG_typedef:
+		case DW_TAG_const_type:
+		case DW_TAG_volatile_type:
+		case DW_TAG_restrict_type:
+		case DW_TAG_atomic_type:
+			if (attr_type(r, &t, &t) != 1)
+				return SIZE_UNKNOWN;
+			continue;
+		case DW_TAG_pointer_type:
+		case DW_TAG_reference_type:
+		case DW_TAG_rvalue_reference_type:
+			if (attr_udata(r, &t, DW_AT_byte_size, &v) == 1)
+				return (int64_t)v;
+			return r->addr_size;
+		case DW_TAG_array_type:
+			if (++r->depth > KABI_MAX_TYPE_DEPTH) {
+				rd_fail(r, "type nesting deeper than %d at DIE 0x%" PRIx64,
+					KABI_MAX_TYPE_DEPTH, (uint64_t)dwarf_dieoffset(&t));
+				return SIZE_UNKNOWN;
+			}
+			{
+				int64_t s = array_size(r, &t);
+
+				r->depth--;
+				return s;
+			}
+		case DW_TAG_subroutine_type:
+			return SIZE_UNKNOWN;
+		default:
+			if (attr_udata(r, &t, DW_AT_byte_size, &v) == 1)
+				return (int64_t)v;
+			if (dwarf_tag(&t) == DW_TAG_enumeration_type &&
+			    attr_type(r, &t, &t) == 1)
+				continue;
+			return SIZE_UNKNOWN;
+		}
+	}
+	rd_fail(r, "type reference cycle at DIE 0x%" PRIx64,
+		(uint64_t)dwarf_dieoffset(die));
+	return SIZE_UNKNOWN;
+}
+
+/* ---- names ----------------------------------------------------------- */
+
+static const char *base_name(struct reader *r, Dwarf_Die *die, struct sb *out)
+{
+	Dwarf_Word enc = 0, size = 0;
+	unsigned bits;
+
+	attr_udata(r, die, DW_AT_encoding, &enc);
+	attr_udata(r, die, DW_AT_byte_size, &size);
+	bits = (unsigned)size * 8;
+	/* Spelled from encoding and size, so "long unsigned int" (GCC) and
+	 * "unsigned long" (Clang) are one type. */
+	switch (enc) {
+	case DW_ATE_signed:
+	case DW_ATE_signed_char:
+		sb_addf(out, "int%u", bits);
+		break;
+	case DW_ATE_unsigned:
+	case DW_ATE_unsigned_char:
+		sb_addf(out, "uint%u", bits);
+		break;
+	case DW_ATE_boolean:
+		if (bits == 8)
+			sb_add(out, "bool");
+		else
+			sb_addf(out, "bool%u", bits);
+		break;
+	case DW_ATE_float:
+		sb_addf(out, "float%u", bits);
+		break;
+	case DW_ATE_complex_float:
+		sb_addf(out, "complex%u", bits);
+		break;
+	case DW_ATE_UTF:
+		sb_addf(out, "char%u", bits);
+		break;
+	default:
+		sb_addf(out, "base%u_%u", (unsigned)enc, bits);
+	}
+	return sb_str(out);
+}
+
+static bool is_aggregate(int tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type || tag == DW_TAG_enumeration_type;
+}
+
+static enum kind tag_kind(int tag)
+{
+	switch (tag) {
+	case DW_TAG_union_type:
+		return KIND_UNION;
+	case DW_TAG_enumeration_type:
+		return KIND_ENUM;
+	case DW_TAG_typedef:
+		return KIND_TYPEDEF;
+	default:
+		return KIND_STRUCT;
+	}
+}
+
+static void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
+			   const char *parent);
+static void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
+		      const char *parent);
+
+/* Name of an anonymous aggregate met through CTX; materialise it. */
+static const char *anon_name(struct reader *r, Dwarf_Die *die,
+			     enum name_mode mode, const struct actx *ctx,
+			     struct sb *out)
+{
+	int tag = dwarf_tag(die);
+	enum kind k = tag_kind(tag);
+	const char *name;
+	Dwarf_Off off = dwarf_dieoffset(die);
+	unsigned i;
+	struct sb full;
+
+	sb_init(&full);
+	if (ctx)
+		sb_addf(&full, "%s%s", ctx->path, ctx->seg);
+	else
+		sb_add(&full, "<anon>");
+	name = intern(r, sb_str(&full));
+	sb_release(&full);
+	sb_addf(out, "%s %s", kind_name(k), name);
+	/* materialised once, from the as-written pass */
+	if (mode != AS_WRITTEN)
+		return sb_str(out);
+	for (i = 0; i < r->nactive; i++)
+		if (r->active[i] == off)
+			return sb_str(out);	/* a cycle: named, not re-emitted */
+	if (r->nactive == KABI_MAX_TYPE_DEPTH) {
+		rd_fail(r, "anonymous types nested deeper than %d at DIE 0x%" PRIx64,
+			KABI_MAX_TYPE_DEPTH, (uint64_t)off);
+		return sb_str(out);
+	}
+	r->active[r->nactive++] = off;
+	if (k == KIND_ENUM)
+		emit_enum(r, die, name, ctx ? ctx->parent : NULL);
+	else
+		emit_aggregate(r, die, name, ctx ? ctx->parent : NULL);
+	r->nactive--;
+	return sb_str(out);
+}
+
+/* Qualifier bits in print order. */
+enum { Q_CONST = 1, Q_VOLATILE = 2, Q_RESTRICT = 4, Q_ATOMIC = 8 };
+
+static void add_quals(struct sb *b, unsigned q)
+{
+	if (q & Q_CONST)
+		sb_add(b, "const ");
+	if (q & Q_VOLATILE)
+		sb_add(b, "volatile ");
+	if (q & Q_RESTRICT)
+		sb_add(b, "restrict ");
+	if (q & Q_ATOMIC)
+		sb_add(b, "_Atomic ");
+}
+
+static void join(struct sb *out, const char *head, const char *inner)
+{
+	sb_add(out, head);
+	if (*inner) {
+		sb_add(out, " ");
+		sb_add(out, inner);
+	}
+}
+
+static void type_decl(struct reader *r, Dwarf_Die *die, enum name_mode mode,
+		      const struct actx *ctx, const char *inner, struct sb *out,
+		      bool *ctx_used);
+
+static void params_decl(struct reader *r, Dwarf_Die *fn, enum name_mode mode,
+			const struct actx *ctx, struct sb *out, bool *ctx_used)
+{
+	Dwarf_Die p, t;
+	int rc, n = 0;
+	struct sb one;
+
+	sb_add(out, "(");
+	sb_init(&one);
+	rc = dwarf_child(fn, &p);
+	while (rc == 0) {
+		int tag = dwarf_tag(&p);
+
+		if (tag == DW_TAG_formal_parameter) {
+			sb_reset(&one);
+			switch (attr_type(r, &p, &t)) {
+			case 1:
+				type_decl(r, &t, mode, ctx, "", &one, ctx_used);
+				break;
+			case 0:
+				sb_add(&one, "void");
+				break;
+			default:
+				break;
+			}
+			sb_add(out, n++ ? ", " : "");
+			sb_add(out, sb_str(&one));
+		} else if (tag == DW_TAG_unspecified_parameters) {
+			sb_add(out, n++ ? ", ..." : "...");
+		}
+		rc = dwarf_siblingof(&p, &p);
+	}
+	if (rc < 0)
+		rd_dwfail(r, "dwarf_siblingof");
+	if (n == 0 && attr_flag(fn, DW_AT_prototyped))
+		sb_add(out, "void");
+	sb_add(out, ")");
+	sb_release(&one);
+}
+
+/*
+ * C declarator for DIE around INNER: pointer and qualifier text goes to
+ * the left of INNER, array and function suffixes to its right.
+ */
+static void type_decl(struct reader *r, Dwarf_Die *die, enum name_mode mode,
+		      const struct actx *ctx, const char *inner, struct sb *out,
+		      bool *ctx_used)
+{
+	Dwarf_Die t = *die, next;
+	unsigned quals = 0;
+	struct sb tmp, head;
+	const char *name;
+	int tag, rc;
+
+	if (r->failed)
+		return;
+	if (++r->depth > KABI_MAX_TYPE_DEPTH) {
+		rd_fail(r, "type reference cycle or nesting deeper than %d at DIE 0x%" PRIx64,
+			KABI_MAX_TYPE_DEPTH, (uint64_t)dwarf_dieoffset(die));
+		r->depth--;
+		return;
+	}
+	sb_init(&tmp);
+	sb_init(&head);
+	/* Qualifiers collapse into one set: producers order them differently. */
+	for (;;) {
+		tag = dwarf_tag(&t);
+		if (tag == DW_TAG_const_type)
+			quals |= Q_CONST;
+		else if (tag == DW_TAG_volatile_type)
+			quals |= Q_VOLATILE;
+		else if (tag == DW_TAG_restrict_type)
+			quals |= Q_RESTRICT;
+		else if (tag == DW_TAG_atomic_type)
+			quals |= Q_ATOMIC;
+		else
+			break;
+		rc = attr_type(r, &t, &t);
+		if (rc < 0)
+			goto out;
+		if (rc == 0) {
+			add_quals(&head, quals);
+			sb_add(&head, "void");
+			join(out, sb_str(&head), inner);
+			goto out;
+		}
+		if (r->depth + quals > KABI_MAX_TYPE_DEPTH)
+			break;
+	}
+
+	switch (tag) {
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type: {
+		const char *star = tag == DW_TAG_pointer_type ? "*" :
+				   tag == DW_TAG_reference_type ? "&" : "&&";
+
+		sb_add(&tmp, star);
+		if (quals) {
+			sb_add(&tmp, " ");
+			add_quals(&tmp, quals);
+			tmp.len--;	/* drop the trailing space */
+			tmp.buf[tmp.len] = '\0';
+		}
+		if (*inner) {
+			if (quals || (inner[0] != '*' && inner[0] != '(' && inner[0] != '&'))
+				sb_add(&tmp, " ");
+			sb_add(&tmp, inner);
+		}
+		rc = attr_type(r, &t, &next);
+		if (rc < 0)
+			goto out;
+		if (rc == 0) {
+			join(out, "void", sb_str(&tmp));
+			goto out;
+		}
+		tag = dwarf_tag(&next);
+		if (tag == DW_TAG_array_type || tag == DW_TAG_subroutine_type) {
+			sb_reset(&head);
+			sb_addf(&head, "(%s)", sb_str(&tmp));
+			type_decl(r, &next, mode, ctx, sb_str(&head), out, ctx_used);
+		} else {
+			type_decl(r, &next, mode, ctx, sb_str(&tmp), out, ctx_used);
+		}
+		goto out;
+	}
+	case DW_TAG_array_type: {
+		Dwarf_Die sub;
+
+		sb_add(&tmp, inner);
+		rc = dwarf_child(&t, &sub);
+		while (rc == 0) {
+			if (dwarf_tag(&sub) == DW_TAG_subrange_type) {
+				Dwarf_Sword cnt, lo = 0, hi;
+
+				/* [0] (Clang) and [] (GCC) are one layout */
+				if (attr_sdata(r, &sub, DW_AT_count, &cnt) == 1) {
+					if (cnt > 0)
+						sb_addf(&tmp, "[%" PRId64 "]", (int64_t)cnt);
+					else
+						sb_add(&tmp, "[]");
+				} else if (dwarf_hasattr(&sub, DW_AT_upper_bound)) {
+					Dwarf_Attribute a;
+
+					dwarf_attr(&sub, DW_AT_upper_bound, &a);
+					if (dwarf_whatform(&a) == DW_FORM_exprloc ||
+					    dwarf_whatform(&a) == DW_FORM_ref4 ||
+					    dwarf_whatform(&a) == DW_FORM_block1) {
+						sb_add(&tmp, "[*]");
+					} else if (attr_sdata(r, &sub, DW_AT_upper_bound, &hi) == 1) {
+						attr_sdata(r, &sub, DW_AT_lower_bound, &lo);
+						if (hi - lo + 1 > 0)
+							sb_addf(&tmp, "[%" PRId64 "]", (int64_t)(hi - lo + 1));
+						else
+							sb_add(&tmp, "[]");
+					}
+				} else {
+					sb_add(&tmp, "[]");
+				}
+			}
+			rc = dwarf_siblingof(&sub, &sub);
+		}
+		if (rc < 0) {
+			rd_dwfail(r, "dwarf_siblingof");
+			goto out;
+		}
+		rc = attr_type(r, &t, &next);
+		if (rc <= 0) {
+			if (rc == 0)
+				rd_fail(r, "array without element type at DIE 0x%" PRIx64,
+					(uint64_t)dwarf_dieoffset(&t));
+			goto out;
+		}
+		if (quals) {
+			/* qualifiers of an array apply to its elements */
+			add_quals(&head, quals);
+			head.len--;
+			head.buf[head.len] = '\0';
+		}
+		if (quals) {
+			struct sb q;
+
+			sb_init(&q);
+			type_decl(r, &next, mode, ctx, sb_str(&tmp), &q, ctx_used);
+			sb_addf(out, "%s %s", sb_str(&head), sb_str(&q));
+			sb_release(&q);
+		} else {
+			type_decl(r, &next, mode, ctx, sb_str(&tmp), out, ctx_used);
+		}
+		goto out;
+	}
+	case DW_TAG_subroutine_type: {
+		sb_add(&tmp, inner);
+		params_decl(r, &t, mode, ctx, &tmp, ctx_used);
+		rc = attr_type(r, &t, &next);
+		if (rc < 0)
+			goto out;
+		if (rc == 0)
+			join(out, "void", sb_str(&tmp));
+		else
+			type_decl(r, &next, mode, ctx, sb_str(&tmp), out, ctx_used);
+		goto out;
+	}
+	case DW_TAG_typedef:
+		if (mode == RESOLVED) {
+			struct actx tctx;
+			struct sb path;
+			bool unused = false;
+
+			rc = attr_type(r, &t, &next);
+			if (rc < 0)
+				goto out;
+			if (rc == 0) {
+				add_quals(&head, quals);
+				sb_add(&head, "void");
+				join(out, sb_str(&head), inner);
+				goto out;
+			}
+			sb_init(&path);
+			name = dwarf_diename(&t);
+			sb_addf(&path, "typedef %s", name ? name : "<anon>");
+			tctx.parent = intern(r, sb_str(&path));
+			sb_reset(&path);
+			sb_addf(&path, "%s.", name ? name : "<anon>");
+			tctx.path = sb_str(&path);
+			tctx.seg = "<anon>";
+			tctx.intrinsic = true;
+			{
+				struct sb q;
+
+				sb_init(&q);
+				type_decl(r, &next, mode, &tctx, inner, &q, &unused);
+				if (quals && !r->failed) {
+					/* push the qualifiers onto the resolved head */
+					add_quals(&head, quals);
+					sb_add(&head, sb_str(&q));
+					sb_add(out, sb_str(&head));
+				} else {
+					sb_add(out, sb_str(&q));
+				}
+				sb_release(&q);
+			}
+			sb_release(&path);
+			goto out;
+		}
+		/* fall through */
+	default:
+		name = dwarf_diename(&t);
+		add_quals(&head, quals);
+		if (tag == DW_TAG_base_type) {
+			base_name(r, &t, &head);
+		} else if (tag == DW_TAG_typedef || tag == DW_TAG_unspecified_type) {
+			sb_add(&head, name ? name : "<anon>");
+		} else if (is_aggregate(tag)) {
+			if (name) {
+				sb_addf(&head, "%s %s", kind_name(tag_kind(tag)), name);
+			} else if (!attr_flag(&t, DW_AT_declaration)) {
+				if (ctx && !ctx->intrinsic)
+					*ctx_used = true;
+				anon_name(r, &t, mode, ctx, &head);
+			} else {
+				sb_addf(&head, "%s <anon>", kind_name(tag_kind(tag)));
+			}
+		} else {
+			rd_fail(r, "unexpected DWARF tag 0x%x as a type at DIE 0x%" PRIx64,
+				(unsigned)tag, (uint64_t)dwarf_dieoffset(&t));
+			goto out;
+		}
+		join(out, sb_str(&head), inner);
+	}
+out:
+	r->depth--;
+	sb_release(&tmp);
+	sb_release(&head);
+}
+
+/* Interned name of the type DIE, memoised when context free. */
+static const char *type_name(struct reader *r, Dwarf_Die *die,
+			     enum name_mode mode, const struct actx *ctx)
+{
+	Dwarf_Off off = dwarf_dieoffset(die);
+	struct memo_ent *e = memo_slot(r, off);
+	bool ctx_used = false;
+	const char *s;
+	struct sb out;
+
+	if (e->str[mode])
+		return e->str[mode];
+	sb_init(&out);
+	type_decl(r, die, mode, ctx, "", &out, &ctx_used);
+	s = intern(r, sb_str(&out));
+	sb_release(&out);
+	if (!ctx_used && !r->failed)
+		memo_slot(r, off)->str[mode] = s;
+	return s;
+}
+
+/* ---- types ----------------------------------------------------------- */
+
+static int member_location(struct reader *r, Dwarf_Die *die, Dwarf_Word *off)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t n;
+
+	*off = 0;
+	if (!dwarf_attr(die, DW_AT_data_member_location, &a))
+		return 0;
+	switch (dwarf_whatform(&a)) {
+	case DW_FORM_exprloc:
+	case DW_FORM_block:
+	case DW_FORM_block1:
+	case DW_FORM_block2:
+	case DW_FORM_block4:
+		if (dwarf_getlocation(&a, &ops, &n) != 0) {
+			rd_dwfail(r, "dwarf_getlocation");
+			return -1;
+		}
+		if (n == 1 && (ops[0].atom == DW_OP_plus_uconst ||
+			       ops[0].atom == DW_OP_constu)) {
+			*off = ops[0].number;
+			return 1;
+		}
+		rd_fail(r, "unsupported member location expression at DIE 0x%" PRIx64,
+			(uint64_t)dwarf_dieoffset(die));
+		return -1;
+	default:
+		if (dwarf_formudata(&a, off) != 0) {
+			rd_dwfail(r, "dwarf_formudata");
+			return -1;
+		}
+		return 1;
+	}
+}
+
+static void emit(struct reader *r, struct ktype *t)
+{
+	if (!r->failed)
+		model_add(r->model, t);
+}
+
+static void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
+			   const char *parent)
+{
+	struct ktype t = { .kind = tag_kind(dwarf_tag(die)), .name = name,
+			   .parent = parent, .size = SIZE_UNKNOWN };
+	struct member *mv = NULL;
+	size_t cap = 0;
+	Dwarf_Die c, mt;
+	Dwarf_Word v;
+	int rc;
+	struct sb full, seg;
+
+	sb_init(&full);
+	sb_init(&seg);
+	sb_addf(&full, "%s %s", kind_name(t.kind), name);
+	if (attr_udata(r, die, DW_AT_byte_size, &v) == 1)
+		t.size = (int64_t)v;
+	if (attr_udata(r, die, DW_AT_alignment, &v) == 1)
+		t.align = (int64_t)v;
+	get_decl(r, die, &t);
+
+	rc = dwarf_child(die, &c);
+	while (rc == 0 && !r->failed) {
+		struct member m = { .size = SIZE_UNKNOWN };
+		Dwarf_Word loc, bs, bo, storage;
+		struct actx ctx;
+		uint32_t i;
+
+		if (dwarf_tag(&c) != DW_TAG_member)
+			goto next;
+		m.name = dwarf_diename(&c);
+		if (m.name)
+			m.name = intern(r, m.name);
+		if (member_location(r, &c, &loc) < 0)
+			break;
+		if (attr_udata(r, &c, DW_AT_data_bit_offset, &bo) == 1) {
+			m.bitpos = bo;
+		} else {
+			m.bitpos = loc * 8;
+		}
+		if (attr_udata(r, &c, DW_AT_bit_size, &bs) == 1 && bs) {
+			m.bitsize = (uint32_t)bs;
+			if (!dwarf_hasattr(&c, DW_AT_data_bit_offset) &&
+			    attr_udata(r, &c, DW_AT_bit_offset, &bo) == 1) {
+				/* DWARF 2-4: offset of the storage unit plus a
+				 * bit offset counted from its most significant
+				 * bit; the storage unit is DW_AT_byte_size or
+				 * the member type's size. */
+				if (attr_udata(r, &c, DW_AT_byte_size, &storage) != 1) {
+					int64_t s = -1;
+
+					if (attr_type(r, &c, &mt) == 1)
+						s = type_size(r, &mt);
+					storage = s < 0 ? 0 : (Dwarf_Word)s;
+				}
+				if (r->big_endian)
+					m.bitpos = loc * 8 + bo;
+				else
+					m.bitpos = loc * 8 + storage * 8 - bo - bs;
+			}
+		}
+		/* anonymous types met from here are named by this member */
+		sb_reset(&seg);
+		if (m.name) {
+			sb_add(&seg, m.name);
+		} else {
+			sb_addf(&seg, "<anon@%" PRIu64 ">", m.bitpos / 8);
+			for (i = 0; i < t.n; i++)
+				if (!mv[i].name && mv[i].bitpos / 8 == m.bitpos / 8)
+					break;
+			if (i < t.n) {
+				unsigned dup = 2;
+
+				for (i++; i < t.n; i++)
+					if (!mv[i].name && mv[i].bitpos / 8 == m.bitpos / 8)
+						dup++;
+				sb_addf(&seg, "#%u", dup);
+			}
+		}
+		{
+			struct sb path;
+
+			sb_init(&path);
+			sb_addf(&path, "%s.", name);
+			ctx.parent = intern(r, sb_str(&full));
+			ctx.path = sb_str(&path);
+			ctx.seg = sb_str(&seg);
+			ctx.intrinsic = false;
+			rc = attr_type(r, &c, &mt);
+			if (rc == 1) {
+				m.type = type_name(r, &mt, AS_WRITTEN, &ctx);
+				m.resolved = type_name(r, &mt, RESOLVED, &ctx);
+				m.size = type_size(r, &mt);
+			} else if (rc == 0) {
+				rd_fail(r, "member without type at DIE 0x%" PRIx64,
+					(uint64_t)dwarf_dieoffset(&c));
+			}
+			sb_release(&path);
+		}
+		if (r->failed)
+			break;
+		if (t.n == cap) {
+			cap = cap ? 2 * cap : 16;
+			mv = xrealloc(mv, cap * sizeof(*mv));
+		}
+		mv[t.n++] = m;
+next:
+		rc = dwarf_siblingof(&c, &c);
+	}
+	if (rc < 0)
+		rd_dwfail(r, "dwarf_siblingof");
+	t.members = mv;
+	emit(r, &t);
+	free(mv);
+	sb_release(&full);
+	sb_release(&seg);
+}
+
+static void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
+		      const char *parent)
+{
+	struct ktype t = { .kind = KIND_ENUM, .name = name, .parent = parent,
+			   .size = SIZE_UNKNOWN };
+	struct enumerator *ev = NULL;
+	size_t cap = 0;
+	Dwarf_Die c, ut;
+	Dwarf_Word v;
+	int rc, pass;
+	bool known = false;
+
+	if (attr_udata(r, die, DW_AT_byte_size, &v) == 1)
+		t.size = (int64_t)v;
+	get_decl(r, die, &t);
+	if (attr_type(r, die, &ut) == 1) {
+		Dwarf_Die b = ut;
+		Dwarf_Word enc;
+
+		t.underlying = type_name(r, &ut, RESOLVED, NULL);
+		while (dwarf_tag(&b) == DW_TAG_typedef && attr_type(r, &b, &b) == 1)
+			;
+		if (attr_udata(r, &b, DW_AT_encoding, &enc) == 1) {
+			t.is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+			known = true;
+		}
+	}
+
+	/* pass 0 collects values and, without DW_AT_type, the signedness */
+	for (pass = 0; pass < 2 && !r->failed; pass++) {
+		rc = dwarf_child(die, &c);
+		t.n = 0;
+		while (rc == 0 && !r->failed) {
+			Dwarf_Attribute a;
+			struct enumerator e;
+			unsigned form;
+
+			if (dwarf_tag(&c) != DW_TAG_enumerator)
+				goto next;
+			e.name = intern(r, dwarf_diename(&c) ? dwarf_diename(&c) : "<anon>");
+			if (!dwarf_attr(&c, DW_AT_const_value, &a)) {
+				rd_fail(r, "enumerator without value at DIE 0x%" PRIx64,
+					(uint64_t)dwarf_dieoffset(&c));
+				break;
+			}
+			form = dwarf_whatform(&a);
+			if (form == DW_FORM_sdata || form == DW_FORM_implicit_const) {
+				Dwarf_Sword s;
+
+				if (dwarf_formsdata(&a, &s) != 0) {
+					rd_dwfail(r, "dwarf_formsdata");
+					break;
+				}
+				e.value = (uint64_t)s;
+				if (s < 0 && !known && pass == 0)
+					t.is_signed = true;
+			} else if (form == DW_FORM_udata || form == DW_FORM_data1 ||
+				   form == DW_FORM_data2 || form == DW_FORM_data4 ||
+				   form == DW_FORM_data8) {
+				if (dwarf_formudata(&a, &e.value) != 0) {
+					rd_dwfail(r, "dwarf_formudata");
+					break;
+				}
+				/* fixed-size forms carry no sign: extend by
+				 * the enum's signedness */
+				if (t.is_signed && form != DW_FORM_udata &&
+				    form != DW_FORM_data8) {
+					unsigned bits = form == DW_FORM_data1 ? 8 :
+							form == DW_FORM_data2 ? 16 : 32;
+
+					if (e.value >> (bits - 1) & 1)
+						e.value |= ~UINT64_C(0) << bits;
+				}
+			} else {
+				rd_fail(r, "enumerator '%s' wider than 64 bits or of form 0x%x at DIE 0x%" PRIx64,
+					e.name, form, (uint64_t)dwarf_dieoffset(&c));
+				break;
+			}
+			if (pass == 1) {
+				if (t.n == cap) {
+					cap = cap ? 2 * cap : 16;
+					ev = xrealloc(ev, cap * sizeof(*ev));
+				}
+				ev[t.n] = e;
+			}
+			t.n++;
+next:
+			rc = dwarf_siblingof(&c, &c);
+		}
+		if (rc < 0)
+			rd_dwfail(r, "dwarf_siblingof");
+	}
+	if (!t.underlying && t.size > 0) {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "%sint%" PRId64, t.is_signed ? "" : "u",
+			 t.size * 8);
+		t.underlying = intern(r, buf);
+	}
+	t.enums = ev;
+	emit(r, &t);
+	free(ev);
+}
+
+static void chain_add(const char ***chain, size_t *cap, uint32_t *n,
+		      const char *s)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 4;
+		*chain = xrealloc(*chain, *cap * sizeof(**chain));
+	}
+	(*chain)[(*n)++] = s;
+}
+
+static void emit_typedef(struct reader *r, Dwarf_Die *die, const char *name)
+{
+	struct ktype t = { .kind = KIND_TYPEDEF, .name = name, .size = SIZE_UNKNOWN };
+	const char **chain = NULL;
+	size_t cap = 0;
+	Dwarf_Die cur;
+	struct actx ctx;
+	struct sb path, parent;
+	int rc;
+
+	get_decl(r, die, &t);
+	sb_init(&path);
+	sb_init(&parent);
+	sb_addf(&path, "%s.", name);
+	sb_addf(&parent, "typedef %s", name);
+	/* an anonymous target is named after this typedef */
+	ctx.parent = intern(r, sb_str(&parent));
+	ctx.path = sb_str(&path);
+	ctx.seg = "<anon>";
+	ctx.intrinsic = true;
+	rc = attr_type(r, die, &cur);
+	if (rc == 0) {
+		t.resolved = intern(r, "void");
+		chain_add(&chain, &cap, &t.n, t.resolved);
+	} else if (rc == 1) {
+		t.resolved = type_name(r, &cur, RESOLVED, &ctx);
+	}
+	while (rc == 1 && !r->failed) {
+		chain_add(&chain, &cap, &t.n, type_name(r, &cur, AS_WRITTEN, &ctx));
+		if (dwarf_tag(&cur) != DW_TAG_typedef)
+			break;
+		if (t.n >= KABI_MAX_TYPE_DEPTH) {
+			rd_fail(r, "typedef chain longer than %d at DIE 0x%" PRIx64,
+				KABI_MAX_TYPE_DEPTH, (uint64_t)dwarf_dieoffset(die));
+			break;
+		}
+		rc = attr_type(r, &cur, &cur);
+		if (rc == 0)
+			chain_add(&chain, &cap, &t.n, intern(r, "void"));
+	}
+	t.chain = chain;
+	emit(r, &t);
+	free(chain);
+	sb_release(&path);
+	sb_release(&parent);
+}
+
+static void anon_enum_top(struct reader *r, Dwarf_Die *die)
+{
+	Dwarf_Die c;
+	int rc = dwarf_child(die, &c);
+	struct sb name;
+
+	while (rc == 0 && dwarf_tag(&c) != DW_TAG_enumerator)
+		rc = dwarf_siblingof(&c, &c);
+	if (rc != 0 || !dwarf_diename(&c))
+		return;
+	sb_init(&name);
+	sb_addf(&name, "<anon:%s>", dwarf_diename(&c));
+	emit_enum(r, die, intern(r, sb_str(&name)), NULL);
+	sb_release(&name);
+}
+
+static void read_top(struct reader *r, Dwarf_Die *die)
+{
+	int tag = dwarf_tag(die);
+	const char *name;
+
+	if (!is_aggregate(tag) && tag != DW_TAG_typedef)
+		return;
+	if (attr_flag(die, DW_AT_declaration))
+		return;
+	name = dwarf_diename(die);
+	if (!name) {
+		/* anonymous structs and unions are emitted where used */
+		if (tag == DW_TAG_enumeration_type)
+			anon_enum_top(r, die);
+		return;
+	}
+	name = intern(r, name);
+	if (tag == DW_TAG_typedef)
+		emit_typedef(r, die, name);
+	else if (tag == DW_TAG_enumeration_type)
+		emit_enum(r, die, name, NULL);
+	else
+		emit_aggregate(r, die, name, NULL);
+}
+
+static void read_unit(struct reader *r, Dwarf_Die *cudie)
+{
+	Dwarf_Die c;
+	Dwarf_Attribute a;
+	int rc;
+
+	r->cudie = *cudie;
+	r->comp_dir = NULL;
+	if (dwarf_attr(cudie, DW_AT_comp_dir, &a))
+		r->comp_dir = dwarf_formstring(&a);
+	r->files = NULL;
+	r->nfiles = 0;
+	if (dwarf_getsrcfiles(cudie, &r->files, &r->nfiles) != 0) {
+		r->files = NULL;
+		r->nfiles = 0;
+		(void)dwarf_errno();	/* a unit without line table has no decl_file */
+	}
+	free(r->file_names);
+	r->file_names = xcalloc(r->nfiles ? r->nfiles : 1, sizeof(*r->file_names));
+	memo_clear(r);
+
+	rc = dwarf_child(cudie, &c);
+	while (rc == 0 && !r->failed) {
+		read_top(r, &c);
+		rc = dwarf_siblingof(&c, &c);
+	}
+	if (rc < 0)
+		rd_dwfail(r, "dwarf_siblingof");
+}
+
+static void read_dwarf(struct reader *r, Dwarf *dw)
+{
+	Dwarf_CU *cu = NULL, *next;
+	Dwarf_Half version;
+	uint8_t unit_type;
+	Dwarf_Die cudie, subdie;
+	int rc;
+
+	while (!r->failed &&
+	       (rc = dwarf_get_units(dw, cu, &next, &version, &unit_type,
+				     &cudie, &subdie)) == 0) {
+		uint8_t asz = 0, osz = 0;
+
+		cu = next;
+		if (version < 2 || version > 5) {
+			rd_fail(r, "unsupported DWARF version %u", version);
+			return;
+		}
+		if (unit_type == DW_UT_skeleton || unit_type == DW_UT_split_compile ||
+		    unit_type == DW_UT_split_type ||
+		    dwarf_hasattr(&cudie, DW_AT_GNU_dwo_id) ||
+		    dwarf_hasattr(&cudie, DW_AT_GNU_dwo_name) ||
+		    dwarf_hasattr(&cudie, DW_AT_dwo_name)) {
+			rd_fail(r, "split DWARF (skeleton unit, types in a .dwo file) is not supported");
+			return;
+		}
+		if (!dwarf_diecu(&cudie, &cudie, &asz, &osz)) {
+			rd_dwfail(r, "dwarf_diecu");
+			return;
+		}
+		r->addr_size = asz;
+		if (unit_type == DW_UT_type || unit_type == DW_UT_split_type)
+			read_unit(r, &subdie);	/* children of the type DIE's unit */
+		else
+			read_unit(r, &cudie);
+	}
+	if (!r->failed && rc < 0)
+		rd_dwfail(r, "dwarf_get_units");
+}
+
+/* ---- ELF ------------------------------------------------------------- */
+
+static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			Dwarf_Addr base, const char *file_name,
+			const char *debuglink_file, GElf_Word debuglink_crc,
+			char **debuginfo_file_name)
+{
+	(void)mod, (void)userdata, (void)modname, (void)base, (void)file_name;
+	(void)debuglink_file, (void)debuglink_crc, (void)debuginfo_file_name;
+	return -1;
+}
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_debuginfo = no_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+/* Checks libelf leaves to the first use: sections inside the file, no
+ * features kabi does not read.  Returns 0, or -1 after reporting. */
+static int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
+{
+	GElf_Ehdr eh;
+	size_t shstrndx, shnum;
+	Elf_Scn *scn = NULL;
+	bool has_info = false;
+
+	if (elf_kind(elf) != ELF_K_ELF) {
+		rd_fail(r, "not an ELF file");
+		return -1;
+	}
+	if (!gelf_getehdr(elf, &eh)) {
+		rd_fail(r, "gelf_getehdr: %s", elf_errmsg(-1));
+		return -1;
+	}
+	r->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	*is_rel = eh.e_type == ET_REL;
+	if (elf_getshdrnum(elf, &shnum) != 0) {
+		rd_fail(r, "elf_getshdrnum: %s", elf_errmsg(-1));
+		return -1;
+	}
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0) {
+		rd_fail(r, "elf_getshdrstrndx: %s", elf_errmsg(-1));
+		return -1;
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh)) {
+			rd_fail(r, "gelf_getshdr: %s", elf_errmsg(-1));
+			return -1;
+		}
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name) {
+			rd_fail(r, "elf_strptr: %s", elf_errmsg(-1));
+			return -1;
+		}
+		if (sh.sh_type != SHT_NOBITS &&
+		    (sh.sh_offset > (uint64_t)fsize ||
+		     sh.sh_size > (uint64_t)fsize - sh.sh_offset)) {
+			rd_fail(r, "section '%s' extends past the end of the file (truncated?)",
+				name);
+			return -1;
+		}
+		if (strcmp(name, ".debug_info") == 0)
+			has_info = true;
+		else if (strcmp(name, ".gnu_debugaltlink") == 0 ||
+			 strcmp(name, ".debug_sup") == 0) {
+			rd_fail(r, "types in a supplementary file (%s, dwz) are not supported",
+				name);
+			return -1;
+		} else if (strcmp(name, ".debug_info.dwo") == 0) {
+			rd_fail(r, "split DWARF (.debug_info.dwo) is not supported");
+			return -1;
+		}
+	}
+	if (!has_info) {
+		rd_fail(r, "no DWARF (.debug_info missing)");
+		return -1;
+	}
+	return 0;
+}
+
+int read_file(struct model *m, const char *path, const struct read_opts *o)
+{
+	struct reader r = { .path = path, .opts = o, .model = m };
+	struct stat st;
+	Elf *elf = NULL;
+	Dwarf *dw = NULL;
+	Dwfl *dwfl = NULL;
+	bool is_rel = false;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		kabi_err("cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0) {
+		rd_fail(&r, "fstat: %s", strerror(errno));
+		goto close_fd;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		rd_fail(&r, "is a directory");
+		goto close_fd;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		rd_fail(&r, "not a regular file");
+		goto close_fd;
+	}
+	if (st.st_size == 0) {
+		rd_fail(&r, "empty file");
+		goto close_fd;
+	}
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf) {
+		rd_fail(&r, "elf_begin: %s", elf_errmsg(-1));
+		goto close_fd;
+	}
+	if (check_elf(&r, elf, st.st_size, &is_rel) != 0)
+		goto end_elf;
+
+	if (is_rel) {
+		/* libdw leaves ET_REL relocations unapplied; libdwfl does. */
+		Dwfl_Module *mod;
+		Dwarf_Addr bias;
+		int dfd = dup(fd);
+
+		dwfl = dwfl_begin(&offline_callbacks);
+		if (!dwfl || dfd < 0) {
+			if (dfd >= 0)
+				close(dfd);
+			rd_fail(&r, "dwfl_begin: %s", dwfl_errmsg(-1));
+			goto end_elf;
+		}
+		mod = dwfl_report_offline(dwfl, path, path, dfd);
+		if (!mod || dwfl_report_end(dwfl, NULL, NULL) != 0) {
+			rd_fail(&r, "dwfl_report_offline: %s", dwfl_errmsg(-1));
+			goto end_dwfl;
+		}
+		dw = dwfl_module_getdwarf(mod, &bias);
+		if (!dw) {
+			rd_fail(&r, "dwfl_module_getdwarf: %s", dwfl_errmsg(-1));
+			goto end_dwfl;
+		}
+	} else {
+		dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+		if (!dw) {
+			rd_dwfail(&r, "dwarf_begin_elf");
+			goto end_elf;
+		}
+	}
+
+	read_dwarf(&r, dw);
+	free(r.file_names);
+	free(r.memo);
+
+	if (!is_rel)
+		dwarf_end(dw);
+end_dwfl:
+	dwfl_end(dwfl);
+end_elf:
+	elf_end(elf);
+close_fd:
+	close(fd);
+	return r.failed ? -1 : 0;
+}

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Error reporting, allocation, arenas, interning, strings and JSON quoting.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kabi.h"
+
+static const char prog[] = "kabi";
+
+void kabi_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void oom(size_t n)
+{
+	kabi_err("cannot allocate %zu bytes: out of memory", n);
+	exit(KABI_EXIT_ERROR);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz ? sz : 1);
+
+	if (!p)
+		oom(n * sz);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom(n);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xmalloc(n), s, n);
+}
+
+/* FNV-1a, 64 bit: small, and good enough for interning and dedup keys. */
+uint64_t hash_bytes(const void *p, size_t n, uint64_t seed)
+{
+	const unsigned char *c = p;
+	uint64_t h = seed ^ UINT64_C(0xcbf29ce484222325);
+
+	while (n--) {
+		h ^= *c++;
+		h *= UINT64_C(0x100000001b3);
+	}
+	return h;
+}
+
+/* ---- arena ----------------------------------------------------------- */
+
+struct arena_blk {
+	struct arena_blk *next;
+	size_t used, size;
+	max_align_t data[];
+};
+
+#define ARENA_BLK (64 * 1024)
+
+void arena_init(struct arena *a)
+{
+	a->head = NULL;
+}
+
+void arena_release(struct arena *a)
+{
+	struct arena_blk *b, *next;
+
+	if (!a)
+		return;
+	for (b = a->head; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	a->head = NULL;
+}
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+	struct arena_blk *b = a->head;
+	size_t al = sizeof(max_align_t);
+	void *p;
+
+	n = (n + al - 1) / al * al;
+	if (!b || b->size - b->used < n) {
+		size_t size = n > ARENA_BLK ? n : ARENA_BLK;
+
+		b = xmalloc(sizeof(*b) + size);
+		b->size = size;
+		b->used = 0;
+		b->next = a->head;
+		a->head = b;
+	}
+	p = (char *)b->data + b->used;
+	b->used += n;
+	return p;
+}
+
+/* ---- string table ---------------------------------------------------- */
+
+struct strtab {
+	struct arena arena;
+	const char **slots;
+	size_t nslots, n;
+};
+
+struct strtab *strtab_new(void)
+{
+	struct strtab *t = xcalloc(1, sizeof(*t));
+
+	arena_init(&t->arena);
+	t->nslots = 1024;
+	t->slots = xcalloc(t->nslots, sizeof(*t->slots));
+	return t;
+}
+
+void strtab_free(struct strtab *t)
+{
+	if (!t)
+		return;
+	arena_release(&t->arena);
+	free(t->slots);
+	free(t);
+}
+
+static void strtab_grow(struct strtab *t)
+{
+	size_t nslots = t->nslots * 2, i, j;
+	const char **slots = xcalloc(nslots, sizeof(*slots));
+
+	for (i = 0; i < t->nslots; i++) {
+		const char *s = t->slots[i];
+
+		if (!s)
+			continue;
+		j = hash_bytes(s, strlen(s), 0) & (nslots - 1);
+		while (slots[j])
+			j = (j + 1) & (nslots - 1);
+		slots[j] = s;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->nslots = nslots;
+}
+
+const char *strtab_intern_n(struct strtab *t, const char *s, size_t n)
+{
+	size_t i;
+	char *copy;
+
+	if (2 * (t->n + 1) > t->nslots)
+		strtab_grow(t);
+	i = hash_bytes(s, n, 0) & (t->nslots - 1);
+	while (t->slots[i]) {
+		const char *o = t->slots[i];
+
+		if (strncmp(o, s, n) == 0 && o[n] == '\0')
+			return o;
+		i = (i + 1) & (t->nslots - 1);
+	}
+	copy = arena_alloc(&t->arena, n + 1);
+	memcpy(copy, s, n);
+	copy[n] = '\0';
+	t->slots[i] = copy;
+	t->n++;
+	return copy;
+}
+
+const char *strtab_intern(struct strtab *t, const char *s)
+{
+	return s ? strtab_intern_n(t, s, strlen(s)) : NULL;
+}
+
+/* ---- string builder -------------------------------------------------- */
+
+void sb_init(struct sb *b)
+{
+	b->buf = NULL;
+	b->len = b->cap = 0;
+}
+
+void sb_release(struct sb *b)
+{
+	free(b->buf);
+	sb_init(b);
+}
+
+void sb_reset(struct sb *b)
+{
+	b->len = 0;
+	if (b->buf)
+		b->buf[0] = '\0';
+}
+
+static void sb_reserve(struct sb *b, size_t n)
+{
+	if (b->len + n + 1 <= b->cap)
+		return;
+	b->cap = (b->len + n + 1) * 2;
+	b->buf = xrealloc(b->buf, b->cap);
+}
+
+void sb_addn(struct sb *b, const char *s, size_t n)
+{
+	sb_reserve(b, n);
+	memcpy(b->buf + b->len, s, n);
+	b->len += n;
+	b->buf[b->len] = '\0';
+}
+
+void sb_add(struct sb *b, const char *s)
+{
+	sb_addn(b, s, strlen(s));
+}
+
+void sb_addf(struct sb *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	sb_reserve(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+const char *sb_str(struct sb *b)
+{
+	return b->buf ? b->buf : "";
+}
+
+/* ---- JSON ------------------------------------------------------------ */
+
+void json_str(FILE *f, const char *s)
+{
+	const unsigned char *c;
+
+	if (!s) {
+		fputs("null", f);
+		return;
+	}
+	fputc('"', f);
+	for (c = (const unsigned char *)s; *c; c++) {
+		switch (*c) {
+		case '"':
+			fputs("\\\"", f);
+			break;
+		case '\\':
+			fputs("\\\\", f);
+			break;
+		case '\n':
+			fputs("\\n", f);
+			break;
+		case '\t':
+			fputs("\\t", f);
+			break;
+		default:
+			if (*c < 0x20)
+				fprintf(f, "\\u%04x", *c);
+			else
+				fputc(*c, f);
+		}
+	}
+	fputc('"', f);
+}
