@@ -26,6 +26,9 @@ else
   Q := @
   quiet := quiet_
 endif
+ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+  quiet := silent_
+endif
 export V
 
 # cmd

@@ -12,7 +12,7 @@ PROG=deps.sh
 
 # One group per job; a job asks for the groups it uses.
 PKGS_build="make gcc libc6-dev pkg-config libelf-dev libdw-dev"
-PKGS_check="bats bats-assert bats-support jq valgrind clang llvm lld libclang-rt-14-dev dwarves"
+PKGS_check="bats bats-assert bats-support jq valgrind shellcheck clang llvm lld libclang-rt-14-dev dwarves"
 PKGS_kernel="linux-source-6.1 xz-utils flex bison bc libssl-dev cpio kmod python3 ccache"
 PKGS_parity="quilt qemu-system-x86 qemu-system-arm busybox-static gcc-arm-linux-gnueabi gcc-aarch64-linux-gnu clang-19 lld-19 llvm-19"
 
@@ -42,6 +42,10 @@ group_pkgs() {
 	esac
 }
 
+one_per_line() {
+	echo "$1" | tr ' ' '\n' | sed '/^$/d' | sort -u
+}
+
 is_installed() {
 	status=$(dpkg-query -W -f '${db:Status-Abbrev}' "$1" 2>/dev/null) || return 1
 	[ "$status" = "ii " ]
@@ -66,12 +70,12 @@ main() {
 	[ -n "$wanted" ] || { usage >&2; exit 2; }
 
 	if [ "$list" = 1 ]; then
-		printf '%s\n' $wanted | sort -u
+		one_per_line "$wanted"
 		exit 0
 	fi
 
 	missing=""
-	for p in $(printf '%s\n' $wanted | sort -u); do
+	for p in $(one_per_line "$wanted"); do
 		is_installed "$p" || missing="$missing $p"
 	done
 	[ -n "$missing" ] || exit 0

@@ -55,6 +55,7 @@ struct finding {
 	char *old, *new;	/* rendered values */
 	bool numeric;
 	const char *old_resolved, *new_resolved;
+	const char *type;	/* of an added or removed member */
 	bool incompatible;
 };
 
@@ -216,14 +217,14 @@ static void cmp_aggregate(struct report *r, const struct ktype *a,
 			cmp_member(r, m, o, only_layout);
 		else
 			add(r, W_REMOVED, m->name ? m->name : "<anon>",
-			    fmt_bits(m), fmt_str(m->type), false, false);
+			    fmt_bits(m), NULL, false, false)->type = m->type;
 	}
 	for (i = 0; i < b->n; i++) {
 		const struct member *m = &b->members[i];
 
 		if (!find_member(a, m, anon_index(b, m)))
 			add(r, W_ADDED, m->name ? m->name : "<anon>",
-			    fmt_bits(m), fmt_str(m->type), false, false);
+			    NULL, fmt_bits(m), false, false)->type = m->type;
 	}
 }
 
@@ -345,11 +346,11 @@ static void text_finding(FILE *out, const struct finding *f)
 		break;
 	case W_ADDED:
 		fprintf(out, "member %s: added at %s, type \"%s\"", f->subject,
-			f->old, f->new);
+			f->new, f->type);
 		break;
 	case W_REMOVED:
 		fprintf(out, "member %s: removed from %s, type \"%s\"", f->subject,
-			f->old, f->new);
+			f->old, f->type);
 		break;
 	case W_VALUE:
 		fprintf(out, "enumerator %s: value %s -> %s", f->subject, f->old, f->new);
@@ -396,6 +397,10 @@ static void json_finding(FILE *out, const struct finding *f, bool first)
 	json_value(out, f->old, f->numeric);
 	fputs(",\"new\":", out);
 	json_value(out, f->new, f->numeric);
+	if (f->type) {
+		fputs(",\"type\":", out);
+		json_str(out, f->type);
+	}
 	if (f->old_resolved) {
 		fputs(",\"old_resolved\":", out);
 		json_str(out, f->old_resolved);

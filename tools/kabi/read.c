@@ -43,6 +43,7 @@ struct reader {
 	struct model *model;
 	bool big_endian;
 	bool failed;
+	uint64_t info_size;	/* .debug_info bytes, 0 if compressed */
 	/* per CU */
 	Dwarf_Die cudie;
 	uint8_t addr_size;
@@ -1200,6 +1201,38 @@ static void read_unit(struct reader *r, Dwarf_Die *cudie)
 		rd_dwfail(r, "dwarf_siblingof");
 }
 
+/* Unit headers must tile .debug_info exactly; libdw clamps a unit that
+ * claims to run past the end instead of failing. */
+static int check_units(struct reader *r, Dwarf *dw)
+{
+	Dwarf_Off off = 0, next;
+	Dwarf_Half version;
+	size_t hsize;
+	int rc;
+
+	while ((rc = dwarf_next_unit(dw, off, &next, &hsize, &version, NULL,
+				     NULL, NULL, NULL, NULL)) == 0) {
+		if (r->info_size && next > r->info_size)
+			break;
+		if (version < 2 || version > 5) {
+			rd_fail(r, "unsupported DWARF version %u at .debug_info offset 0x%" PRIx64 " (kabi reads 2 to 5)",
+				version, (uint64_t)off);
+			return -1;
+		}
+		off = next;
+	}
+	if (rc < 0) {
+		rd_dwfail(r, "dwarf_next_unit");
+		return -1;
+	}
+	if (r->info_size && off != r->info_size) {
+		rd_fail(r, "corrupt unit header at .debug_info offset 0x%" PRIx64,
+			(uint64_t)off);
+		return -1;
+	}
+	return 0;
+}
+
 static void read_dwarf(struct reader *r, Dwarf *dw)
 {
 	Dwarf_CU *cu = NULL, *next;
@@ -1207,6 +1240,9 @@ static void read_dwarf(struct reader *r, Dwarf *dw)
 	uint8_t unit_type;
 	Dwarf_Die cudie, subdie;
 	int rc;
+
+	if (check_units(r, dw) != 0)
+		return;
 
 	while (!r->failed &&
 	       (rc = dwarf_get_units(dw, cu, &next, &version, &unit_type,
@@ -1276,8 +1312,16 @@ static int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
 	}
 	r->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
 	*is_rel = eh.e_type == ET_REL;
+	if (eh.e_shoff > (uint64_t)fsize) {
+		rd_fail(r, "section header table past the end of the file (truncated?)");
+		return -1;
+	}
 	if (elf_getshdrnum(elf, &shnum) != 0) {
 		rd_fail(r, "elf_getshdrnum: %s", elf_errmsg(-1));
+		return -1;
+	}
+	if (shnum > ((uint64_t)fsize - eh.e_shoff) / (eh.e_shentsize ? eh.e_shentsize : 1)) {
+		rd_fail(r, "section header table past the end of the file (truncated?)");
 		return -1;
 	}
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0) {
@@ -1304,9 +1348,25 @@ static int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
 				name);
 			return -1;
 		}
-		if (strcmp(name, ".debug_info") == 0)
+		if (strcmp(name, ".debug_info") == 0) {
 			has_info = true;
-		else if (strcmp(name, ".gnu_debugaltlink") == 0 ||
+			r->info_size = sh.sh_flags & SHF_COMPRESSED ? 0 : sh.sh_size;
+		} else if ((strcmp(name, ".debug_str") == 0 ||
+			    strcmp(name, ".debug_line_str") == 0) &&
+			   !(sh.sh_flags & SHF_COMPRESSED) && sh.sh_size) {
+			/* libdw trusts a string to end inside its section */
+			Elf_Data *d = elf_rawdata(scn, NULL);
+
+			if (!d || d->d_size != sh.sh_size) {
+				rd_fail(r, "elf_rawdata: %s", elf_errmsg(-1));
+				return -1;
+			}
+			if (((const char *)d->d_buf)[d->d_size - 1] != '\0') {
+				rd_fail(r, "section '%s' does not end in a NUL byte (corrupt)",
+					name);
+				return -1;
+			}
+		} else if (strcmp(name, ".gnu_debugaltlink") == 0 ||
 			 strcmp(name, ".debug_sup") == 0) {
 			rd_fail(r, "types in a supplementary file (%s, dwz) are not supported",
 				name);
