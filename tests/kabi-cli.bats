@@ -1,0 +1,109 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# kabi's command line: verbs, help, usage errors and output files.
+
+load common
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+}
+
+@test "kabi cli: no verb prints usage on stderr and exits 2" {
+	run -2 --separate-stderr "$KABI"
+	assert_output ""
+	[ "${stderr_lines[0]}" = "usage: kabi [--version] [--help] VERB [ARGS]" ]
+}
+
+@test "kabi cli: unknown verb exits 2 and names it" {
+	run -2 --separate-stderr "$KABI" frob
+	assert_output ""
+	[ "${stderr_lines[0]}" = "kabi: unknown verb 'frob'" ]
+	[ "${stderr_lines[1]}" = "usage: kabi [--version] [--help] VERB [ARGS]" ]
+}
+
+@test "kabi cli: --help lists the verbs on stdout" {
+	run -0 "$KABI" --help
+	assert_output - <<'OUT'
+usage: kabi [--version] [--help] VERB [ARGS]
+Dump and diff struct, union, enum and typedef layouts from DWARF.
+Verbs:
+  dump   print the types of one or more builds
+  diff   compare the types of two builds
+  help   show the usage of a verb
+See 'kabi help VERB' and kabi(1).
+OUT
+}
+
+@test "kabi cli: help VERB and VERB --help print the same usage" {
+	run -0 "$KABI" help diff
+	local help=$output
+	assert_line --index 0 "usage: kabi diff [--json] [--only-layout] [--suppressions FILE]"
+	assert_line "Exit status: 0 identical, bits 1 error, 2 usage, 4 changes, 8 incompatible."
+	run -0 "$KABI" diff --help
+	assert_output "$help"
+}
+
+@test "kabi cli: help of an unknown verb exits 2" {
+	run -2 --separate-stderr "$KABI" help frob
+	[ "${stderr_lines[0]}" = "kabi: unknown verb 'frob'" ]
+}
+
+@test "kabi cli: --version names elfutils" {
+	run -0 "$KABI" --version
+	assert_regex "$output" '^kabi [0-9.]+ \(elfutils 0\.[0-9]+\)$'
+}
+
+@test "kabi cli: diff needs exactly two inputs" {
+	run -2 --separate-stderr "$KABI" diff one.o
+	[ "${stderr_lines[0]}" = "kabi: diff: expected OLD and NEW" ]
+	run -2 --separate-stderr "$KABI" diff a b c
+	[ "${stderr_lines[0]}" = "kabi: diff: expected OLD and NEW" ]
+}
+
+@test "kabi cli: dump needs an input" {
+	run -2 --separate-stderr "$KABI" dump
+	[ "${stderr_lines[0]}" = "kabi: dump: expected at least one FILE" ]
+}
+
+@test "kabi cli: unknown option and option of another verb exit 2" {
+	run -2 --separate-stderr "$KABI" dump --bogus x.o
+	[ "$stderr" = "kabi: dump: unknown or incomplete option '--bogus'" ]
+	run -2 --separate-stderr "$KABI" dump --only-layout x.o
+	[ "$stderr" = "kabi: dump: option '--only-layout' does not apply" ]
+	run -2 --separate-stderr "$KABI" diff --kind class a.o b.o
+	[ "$stderr" = "kabi: diff: unknown kind 'class' (struct, union, enum, typedef)" ]
+}
+
+@test "kabi cli: -o writes the same bytes as stdout" {
+	cc_obj gcc "$T/a.o" tests/fixtures/kabi-diff/enums.c
+	run -0 "$KABI" dump "$T/a.o"
+	local want=$output
+	run -0 "$KABI" dump -o "$T/out.txt" "$T/a.o"
+	assert_output ""
+	[ "$(cat "$T/out.txt")" = "$want" ]
+}
+
+@test "kabi cli: -o into a missing directory fails cleanly" {
+	cc_obj gcc "$T/a.o" tests/fixtures/kabi-diff/enums.c
+	run -1 --separate-stderr "$KABI" dump -o "$T/no/such/out.txt" "$T/a.o"
+	[ "$stderr" = "kabi: cannot write '$T/no/such/out.txt': No such file or directory" ]
+}
+
+@test "kabi cli: dump --kind and --type select types" {
+	cc_obj gcc "$T/a.o" tests/fixtures/kabi-diff/enums.c
+	run -0 "$KABI" dump --kind struct --type holder --type small "$T/a.o"
+	assert_output - <<'OUT'
+struct holder size=12 decl=tests/fixtures/kabi-diff/enums.c:22
+	member s offset=0 size=4 type="enum small"
+	member c offset=4 size=1 type="int8"
+	member n offset=8 size=4 type="enum negative"
+OUT
+	run -0 "$KABI" dump --type "enum small" --type wide "$T/a.o"
+	assert_output - <<'OUT'
+enum small size=4 underlying="uint32" decl=tests/fixtures/kabi-diff/enums.c:8
+	enumerator SMALL_A value=0
+	enumerator SMALL_B value=1
+enum wide size=4 underlying="uint32" decl=tests/fixtures/kabi-diff/enums.c:18
+	enumerator WIDE_TOP value=2147483648
+OUT
+}

@@ -1,0 +1,139 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# kabi diff: exact reports and exit bits on real objects from both compilers.
+
+load common
+
+FIX=tests/fixtures/kabi-diff
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+}
+
+@test "kabi diff: identical inputs report nothing and exit 0" {
+	cc_obj gcc "$T/a.o" "$FIX/layout.c"
+	run -0 "$KABI" diff "$T/a.o" "$T/a.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 14 unchanged, 0 suppressed"
+}
+
+@test "kabi diff: every kind of change, gcc" {
+	cc_obj gcc "$T/old.o" "$FIX/layout.c"
+	cc_obj gcc "$T/new.o" "$FIX/layout.c" -DNEW
+	run -12 "$KABI" diff "$T/old.o" "$T/new.o"
+	expect_file "$BATS_TEST_DIRNAME/fixtures/kabi-diff/layout.expected"
+}
+
+@test "kabi diff: every kind of change, clang, same report as gcc" {
+	cc_obj clang "$T/old.o" "$FIX/layout.c"
+	cc_obj clang "$T/new.o" "$FIX/layout.c" -DNEW
+	run -12 "$KABI" diff "$T/old.o" "$T/new.o"
+	assert_output "$(cat "$BATS_TEST_DIRNAME/fixtures/kabi-diff/layout.expected")"
+}
+
+@test "kabi diff: gcc against clang of one file is empty" {
+	cc_obj gcc "$T/g.o" "$FIX/layout.c"
+	cc_obj clang "$T/c.o" "$FIX/layout.c"
+	run -0 "$KABI" diff "$T/g.o" "$T/c.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 14 unchanged, 0 suppressed"
+}
+
+@test "kabi diff: DWARF 4 against DWARF 5 is empty" {
+	cc_obj gcc "$T/4.o" "$FIX/layout.c" -gdwarf-4
+	cc_obj clang "$T/5.o" "$FIX/layout.c" -gdwarf-5
+	run -0 "$KABI" diff "$T/4.o" "$T/5.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 14 unchanged, 0 suppressed"
+}
+
+@test "kabi diff: --only-layout drops the typedef-only change" {
+	cc_obj gcc "$T/old.o" "$FIX/layout.c"
+	cc_obj gcc "$T/new.o" "$FIX/layout.c" -DNEW
+	run -4 "$KABI" diff --only-layout --type typed "$T/old.o" "$T/new.o"
+	assert_output - <<'OUT'
+struct typed at tests/fixtures/kabi-diff/layout.c:47
+	member flags: type "int32" -> "u32" (resolved "int32" -> "uint32")
+summary: 1 changed (0 incompatible), 0 only in old, 0 only in new, 0 unchanged, 0 suppressed
+OUT
+}
+
+@test "kabi diff: a typedef-only change alone exits 4" {
+	cc_obj gcc "$T/old.o" "$FIX/typedef.c"
+	cc_obj gcc "$T/new.o" "$FIX/typedef.c" -DNEW
+	run -4 "$KABI" diff "$T/old.o" "$T/new.o"
+	assert_output - <<'OUT'
+struct req at tests/fixtures/kabi-diff/typedef.c:15
+	member len: type "size_t" -> "__kernel_size_t" (typedef only, resolved "uint64")
+summary: 1 changed (0 incompatible), 0 only in old, 0 only in new, 3 unchanged, 0 suppressed
+OUT
+	run -0 "$KABI" diff --only-layout "$T/old.o" "$T/new.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 4 unchanged, 0 suppressed"
+}
+
+@test "kabi diff: -fshort-enums on one side is an incompatible enum size change" {
+	cc_obj clang "$T/int.o" "$FIX/enums.c"
+	cc_obj gcc "$T/short.o" "$FIX/enums.c" -fshort-enums
+	run -12 "$KABI" diff "$T/int.o" "$T/short.o"
+	expect_file "$BATS_TEST_DIRNAME/fixtures/kabi-diff/enums.expected"
+}
+
+@test "kabi diff: --kind and --type select what is compared" {
+	cc_obj gcc "$T/old.o" "$FIX/layout.c"
+	cc_obj gcc "$T/new.o" "$FIX/layout.c" -DNEW
+	run -4 "$KABI" diff --kind enum "$T/old.o" "$T/new.o"
+	assert_output - <<'OUT'
+enum moved at tests/fixtures/kabi-diff/layout.c:66
+	enumerator MV_Y: value 2 -> 3
+enum state at tests/fixtures/kabi-diff/layout.c:57
+	enumerator ST_C: added, value 2
+summary: 2 changed (0 incompatible), 0 only in old, 0 only in new, 0 unchanged, 0 suppressed
+OUT
+	run -12 "$KABI" diff --type "struct grows" --type word_t "$T/old.o" "$T/new.o"
+	assert_output - <<'OUT'
+struct grows at tests/fixtures/kabi-diff/layout.c:21
+	size 16 -> 24 [incompatible]
+	member b: offset 8 -> 16 [incompatible]
+	member inserted: added at offset=8, type "int64"
+typedef word_t at tests/fixtures/kabi-diff/layout.c:76
+	chain "int32" -> "int64" (resolved "int32" -> "int64")
+summary: 2 changed (1 incompatible), 0 only in old, 0 only in new, 0 unchanged, 0 suppressed
+OUT
+}
+
+@test "kabi diff: suppressions hide matching types and are counted" {
+	cc_obj gcc "$T/old.o" "$FIX/layout.c"
+	cc_obj gcc "$T/new.o" "$FIX/layout.c" -DNEW
+	run -12 "$KABI" diff --kind struct --suppressions "$BATS_TEST_DIRNAME/fixtures/kabi-diff/layout.supp" "$T/old.o" "$T/new.o"
+	assert_output - <<'OUT'
+struct bits at tests/fixtures/kabi-diff/layout.c:38
+	member hi: bitfield offset=0 bit_offset=3 bit_size=5 -> offset=0 bit_offset=3 bit_size=6 [incompatible]
+struct shrinks at tests/fixtures/kabi-diff/layout.c:30
+	member dropped: removed from offset=1, type "int8"
+summary: 2 changed (1 incompatible), 0 only in old, 0 only in new, 2 unchanged, 4 suppressed
+OUT
+}
+
+@test "kabi diff: a bad suppressions file is an error naming the line" {
+	printf '[suppress_type]\n  name = x\n  has_size_change = maybe\n' >"$T/bad.supp"
+	cc_obj gcc "$T/a.o" "$FIX/layout.c"
+	run -1 --separate-stderr "$KABI" diff --suppressions "$T/bad.supp" "$T/a.o" "$T/a.o"
+	assert_output ""
+	[ "$stderr" = "kabi: cannot parse '$T/bad.supp': line 3: has_size_change takes yes or no, not 'maybe'" ]
+	printf '[suppress_function]\n' >"$T/fn.supp"
+	run -1 --separate-stderr "$KABI" diff --suppressions "$T/fn.supp" "$T/a.o" "$T/a.o"
+	[ "$stderr" = "kabi: cannot parse '$T/fn.supp': line 1: unsupported section '[suppress_function]' (only [suppress_type])" ]
+}
+
+@test "kabi diff: --json holds the same findings and summary" {
+	need_tool jq
+	cc_obj gcc "$T/old.o" "$FIX/layout.c"
+	cc_obj gcc "$T/new.o" "$FIX/layout.c" -DNEW
+	run -12 "$KABI" diff --json -o "$T/d.json" "$T/old.o" "$T/new.o"
+	assert_output ""
+	run -0 jq -c '.summary' "$T/d.json"
+	assert_output '{"changed":7,"incompatible":2,"only_old":1,"only_new":1,"unchanged":6,"suppressed":0}'
+	run -0 jq -r '.types[] | select(.name == "grows") | .findings[] | [.what, .subject, .old, .new, .type, .incompatible] | @tsv' "$T/d.json"
+	assert_output - <<'OUT'
+size		16	24		true
+offset	b	8	16		true
+member_added	inserted		offset=8	int64	false
+OUT
+}
