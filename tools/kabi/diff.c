@@ -21,6 +21,7 @@ enum what {
 	W_MEMBER_SIZE,
 	W_TYPE,
 	W_TYPEDEF_ONLY,
+	W_QUAL_ONLY,
 	W_ADDED,
 	W_REMOVED,
 	W_UNDERLYING,
@@ -39,6 +40,7 @@ static const char *const what_names[] = {
 	[W_MEMBER_SIZE] = "member_size",
 	[W_TYPE] = "type",
 	[W_TYPEDEF_ONLY] = "typedef_only",
+	[W_QUAL_ONLY] = "qualifier_only",
 	[W_ADDED] = "member_added",
 	[W_REMOVED] = "member_removed",
 	[W_UNDERLYING] = "underlying",
@@ -131,6 +133,44 @@ static bool streq(const char *a, const char *b)
 	return a == b || (a && b && strcmp(a, b) == 0);
 }
 
+/* Equal once every qualifier keyword is removed.  Qualifiers never change
+ * a layout, and producers drop some: Clang loses the const of an anonymous
+ * const struct member (struct vm_fault). */
+static void strip_quals(const char *s, struct sb *out)
+{
+	static const char *const quals[] = { "const", "volatile", "restrict",
+					     "_Atomic" };
+
+	while (*s) {
+		size_t n = strcspn(s, " "), i;
+		bool q = false;
+
+		for (i = 0; i < sizeof(quals) / sizeof(quals[0]); i++)
+			q |= n == strlen(quals[i]) && strncmp(s, quals[i], n) == 0;
+		if (!q) {
+			sb_addn(out, s, n);
+			sb_add(out, " ");
+		}
+		s += n;
+		s += strspn(s, " ");
+	}
+}
+
+static bool same_unqualified(const char *a, const char *b)
+{
+	struct sb x, y;
+	bool same;
+
+	sb_init(&x);
+	sb_init(&y);
+	strip_quals(a, &x);
+	strip_quals(b, &y);
+	same = strcmp(sb_str(&x), sb_str(&y)) == 0;
+	sb_release(&x);
+	sb_release(&y);
+	return same;
+}
+
 static char *fmt_bits(const struct member *m)
 {
 	struct sb b;
@@ -169,7 +209,15 @@ static void cmp_member(struct report *r, const struct member *a,
 		f->old_resolved = f->new_resolved = a->resolved;
 		return;
 	}
-	f = add(r, W_TYPE, subj, fmt_str(a->type), fmt_str(b->type), false, false);
+	if (same_unqualified(a->resolved, b->resolved)) {
+		if (only_layout)
+			return;
+		f = add(r, W_QUAL_ONLY, subj, fmt_str(a->type), fmt_str(b->type),
+			false, false);
+	} else {
+		f = add(r, W_TYPE, subj, fmt_str(a->type), fmt_str(b->type),
+			false, false);
+	}
 	f->old_resolved = a->resolved;
 	f->new_resolved = b->resolved;
 }
@@ -207,8 +255,9 @@ static void cmp_aggregate(struct report *r, const struct ktype *a,
 
 	if (a->size != b->size)
 		add(r, W_SIZE, NULL, fmt_num(a->size), fmt_num(b->size), true, true);
-	if (a->align && b->align && a->align != b->align)
-		add(r, W_ALIGN, NULL, fmt_num(a->align), fmt_num(b->align), true, true);
+	/* DW_AT_alignment is not compared: GCC records the alignment a type
+	 * ends up with, Clang the value of its aligned attribute (struct
+	 * file: 8 and 4), and any real change moves a size or an offset. */
 	for (i = 0; i < a->n; i++) {
 		const struct member *m = &a->members[i];
 		const struct member *o = find_member(b, m, anon_index(a, m));
@@ -343,6 +392,14 @@ static void text_finding(FILE *out, const struct finding *f)
 	case W_TYPEDEF_ONLY:
 		fprintf(out, "member %s: type \"%s\" -> \"%s\" (typedef only, resolved \"%s\")",
 			f->subject, f->old, f->new, f->old_resolved);
+		break;
+	case W_QUAL_ONLY:
+		fprintf(out, "member %s: type \"%s\" -> \"%s\" (qualifiers only",
+			f->subject, f->old, f->new);
+		if (!streq(f->old, f->old_resolved) || !streq(f->new, f->new_resolved))
+			fprintf(out, ", resolved \"%s\" -> \"%s\"",
+				f->old_resolved, f->new_resolved);
+		fputc(')', out);
 		break;
 	case W_ADDED:
 		fprintf(out, "member %s: added at %s, type \"%s\"", f->subject,

@@ -27,6 +27,8 @@ struct opts {
 	const char *supp_path;
 	struct filter filter;
 	struct read_opts read;
+	char **owned;		/* --root values made absolute */
+	size_t nowned;
 	char **files;
 	int nfiles;
 };
@@ -281,6 +283,21 @@ static const char *opt_name(int c)
 	return "?";
 }
 
+/* DWARF paths are absolute; a relative --root is taken from the cwd. */
+static const char *absolute(struct opts *o, const char *path)
+{
+	char cwd[4096];
+	char *p;
+
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return path;
+	p = xmalloc(strlen(cwd) + strlen(path) + 2);
+	sprintf(p, "%s/%s", cwd, path);
+	o->owned = xrealloc(o->owned, (o->nowned + 1) * sizeof(*o->owned));
+	o->owned[o->nowned++] = p;
+	return p;
+}
+
 /* Parse argv into O; 0 ok, KABI_EXIT_USAGE after a message. */
 static int parse_opts(const struct cmd *cmd, int argc, char **argv,
 		      struct opts *o)
@@ -322,7 +339,7 @@ static int parse_opts(const struct cmd *cmd, int argc, char **argv,
 			o->supp_path = optarg;
 			break;
 		case OPT_ROOT:
-			push(&o->read.roots, &o->read.nroots, optarg);
+			push(&o->read.roots, &o->read.nroots, absolute(o, optarg));
 			break;
 		case OPT_TYPE:
 			push(&o->filter.names, &o->filter.nnames, optarg);
@@ -394,6 +411,9 @@ int main(int argc, char **argv)
 	if (!rc)
 		rc = cmd->fn(&o);
 out:
+	while (o.nowned)
+		free(o.owned[--o.nowned]);
+	free(o.owned);
 	free(o.read.roots);
 	free(o.filter.names);
 	return rc;

@@ -53,6 +53,12 @@ struct reader {
 	const char **file_names;	/* normalised, lazily */
 	struct memo_ent *memo;
 	size_t memo_slots, memo_n;
+	/* anonymous DIEs materialised in this CU, and file-scope anonymous
+	 * enums waiting to see whether a use names them first */
+	Dwarf_Off *done;
+	size_t ndone, done_cap;
+	Dwarf_Die *anon_enums;
+	size_t nanon_enums, anon_enums_cap;
 	/* anonymous DIEs being materialised, against reference cycles */
 	Dwarf_Off active[KABI_MAX_TYPE_DEPTH];
 	unsigned nactive;
@@ -98,20 +104,6 @@ static int attr_udata(struct reader *r, Dwarf_Die *die, unsigned at,
 		return 0;
 	if (dwarf_formudata(&a, out) != 0) {
 		rd_dwfail(r, "dwarf_formudata");
-		return -1;
-	}
-	return 1;
-}
-
-static int attr_sdata(struct reader *r, Dwarf_Die *die, unsigned at,
-		      Dwarf_Sword *out)
-{
-	Dwarf_Attribute a;
-
-	if (!dwarf_attr(die, at, &a))
-		return 0;
-	if (dwarf_formsdata(&a, out) != 0) {
-		rd_dwfail(r, "dwarf_formsdata");
 		return -1;
 	}
 	return 1;
@@ -281,6 +273,67 @@ static void memo_clear(struct reader *r)
 
 /* ---- sizes ----------------------------------------------------------- */
 
+/* An array bound.  dataN forms carry no sign; GCC and Clang write counts
+ * and upper bounds such as 255 as data1 0xff, so only sdata and data8
+ * (GCC's -1 upper bound of a zero-length array) are read as signed.
+ * 1 read, 0 absent, 2 not a constant (a VLA), -1 error. */
+static int attr_bound(struct reader *r, Dwarf_Die *die, unsigned at,
+		      int64_t *out)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word u;
+	Dwarf_Sword sv;
+
+	if (!dwarf_attr(die, at, &a))
+		return 0;
+	switch (dwarf_whatform(&a)) {
+	case DW_FORM_sdata:
+	case DW_FORM_implicit_const:
+		if (dwarf_formsdata(&a, &sv) != 0) {
+			rd_dwfail(r, "dwarf_formsdata");
+			return -1;
+		}
+		*out = sv;
+		return 1;
+	case DW_FORM_data1:
+	case DW_FORM_data2:
+	case DW_FORM_data4:
+	case DW_FORM_data8:
+	case DW_FORM_udata:
+		if (dwarf_formudata(&a, &u) != 0) {
+			rd_dwfail(r, "dwarf_formudata");
+			return -1;
+		}
+		*out = dwarf_whatform(&a) == DW_FORM_data8 ? enum_value_signed(u) :
+			u > INT64_MAX ? INT64_MAX : (int64_t)u;
+		return 1;
+	default:
+		return 2;
+	}
+}
+
+/* Element count of a subrange: 1 with *N (0 for [] and [0]), 2 for a
+ * variable length, -1 error. */
+static int subrange_count(struct reader *r, Dwarf_Die *sub, int64_t *n)
+{
+	int64_t lo = 0, hi;
+	int rc;
+
+	*n = 0;
+	rc = attr_bound(r, sub, DW_AT_count, n);
+	if (rc == 1 && *n < 0)
+		*n = 0;
+	if (rc != 0)
+		return rc;
+	rc = attr_bound(r, sub, DW_AT_upper_bound, &hi);
+	if (rc != 1)
+		return rc == 0 ? 1 : rc;
+	if (attr_bound(r, sub, DW_AT_lower_bound, &lo) < 0)
+		return -1;
+	*n = hi < lo ? 0 : hi - lo + 1;
+	return 1;
+}
+
 static int64_t type_size(struct reader *r, Dwarf_Die *die);
 
 static int64_t array_size(struct reader *r, Dwarf_Die *die)
@@ -299,19 +352,10 @@ static int64_t array_size(struct reader *r, Dwarf_Die *die)
 		return SIZE_UNKNOWN;
 	rc = dwarf_child(die, &sub);
 	while (rc == 0) {
+		if (dwarf_tag(&sub) == DW_TAG_subrange_type &&
+		    subrange_count(r, &sub, &n) != 1)
+			return SIZE_UNKNOWN;
 		if (dwarf_tag(&sub) == DW_TAG_subrange_type) {
-			Dwarf_Sword cnt, lo = 0, hi;
-
-			if (attr_sdata(r, &sub, DW_AT_count, &cnt) == 1) {
-				n = cnt < 0 ? 0 : cnt;
-			} else if (dwarf_hasattr(&sub, DW_AT_upper_bound)) {
-				if (attr_sdata(r, &sub, DW_AT_upper_bound, &hi) != 1)
-					return SIZE_UNKNOWN;
-				attr_sdata(r, &sub, DW_AT_lower_bound, &lo);
-				n = hi - lo + 1 < 0 ? 0 : hi - lo + 1;
-			} else {
-				n = 0;
-			}
 			if (n && total > INT64_MAX / n)
 				return SIZE_UNKNOWN;
 			total *= n;
@@ -474,6 +518,11 @@ static const char *anon_name(struct reader *r, Dwarf_Die *die,
 		return sb_str(out);
 	}
 	r->active[r->nactive++] = off;
+	if (r->ndone == r->done_cap) {
+		r->done_cap = r->done_cap ? 2 * r->done_cap : 64;
+		r->done = xrealloc(r->done, r->done_cap * sizeof(*r->done));
+	}
+	r->done[r->ndone++] = off;
 	if (k == KIND_ENUM)
 		emit_enum(r, die, name, ctx ? ctx->parent : NULL);
 	else
@@ -509,6 +558,9 @@ static void join(struct sb *out, const char *head, const char *inner)
 static void type_decl(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 		      const struct actx *ctx, const char *inner, struct sb *out,
 		      bool *ctx_used);
+static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
+			const struct actx *ctx, const char *inner,
+			struct sb *out, bool *ctx_used, unsigned q0);
 
 static void params_decl(struct reader *r, Dwarf_Die *fn, enum name_mode mode,
 			const struct actx *ctx, struct sb *out, bool *ctx_used)
@@ -550,16 +602,24 @@ static void params_decl(struct reader *r, Dwarf_Die *fn, enum name_mode mode,
 	sb_release(&one);
 }
 
-/*
- * C declarator for DIE around INNER: pointer and qualifier text goes to
- * the left of INNER, array and function suffixes to its right.
- */
 static void type_decl(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 		      const struct actx *ctx, const char *inner, struct sb *out,
 		      bool *ctx_used)
 {
+	type_decl_q(r, die, mode, ctx, inner, out, ctx_used, 0);
+}
+
+/*
+ * C declarator for DIE around INNER: pointer and qualifier text goes to
+ * the left of INNER, array and function suffixes to its right.  Q0 holds
+ * qualifiers applied from outside, through a typedef being resolved.
+ */
+static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
+			const struct actx *ctx, const char *inner,
+			struct sb *out, bool *ctx_used, unsigned q0)
+{
 	Dwarf_Die t = *die, next;
-	unsigned quals = 0;
+	unsigned quals = q0;
 	struct sb tmp, head;
 	const char *name;
 	int tag, rc;
@@ -643,31 +703,21 @@ static void type_decl(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 		rc = dwarf_child(&t, &sub);
 		while (rc == 0) {
 			if (dwarf_tag(&sub) == DW_TAG_subrange_type) {
-				Dwarf_Sword cnt, lo = 0, hi;
+				int64_t n;
 
 				/* [0] (Clang) and [] (GCC) are one layout */
-				if (attr_sdata(r, &sub, DW_AT_count, &cnt) == 1) {
-					if (cnt > 0)
-						sb_addf(&tmp, "[%" PRId64 "]", (int64_t)cnt);
+				switch (subrange_count(r, &sub, &n)) {
+				case 1:
+					if (n > 0)
+						sb_addf(&tmp, "[%" PRId64 "]", n);
 					else
 						sb_add(&tmp, "[]");
-				} else if (dwarf_hasattr(&sub, DW_AT_upper_bound)) {
-					Dwarf_Attribute a;
-
-					dwarf_attr(&sub, DW_AT_upper_bound, &a);
-					if (dwarf_whatform(&a) == DW_FORM_exprloc ||
-					    dwarf_whatform(&a) == DW_FORM_ref4 ||
-					    dwarf_whatform(&a) == DW_FORM_block1) {
-						sb_add(&tmp, "[*]");
-					} else if (attr_sdata(r, &sub, DW_AT_upper_bound, &hi) == 1) {
-						attr_sdata(r, &sub, DW_AT_lower_bound, &lo);
-						if (hi - lo + 1 > 0)
-							sb_addf(&tmp, "[%" PRId64 "]", (int64_t)(hi - lo + 1));
-						else
-							sb_add(&tmp, "[]");
-					}
-				} else {
-					sb_add(&tmp, "[]");
+					break;
+				case 2:
+					sb_add(&tmp, "[*]");
+					break;
+				default:
+					goto out;
 				}
 			}
 			rc = dwarf_siblingof(&sub, &sub);
@@ -683,22 +733,8 @@ static void type_decl(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 					(uint64_t)dwarf_dieoffset(&t));
 			goto out;
 		}
-		if (quals) {
-			/* qualifiers of an array apply to its elements */
-			add_quals(&head, quals);
-			head.len--;
-			head.buf[head.len] = '\0';
-		}
-		if (quals) {
-			struct sb q;
-
-			sb_init(&q);
-			type_decl(r, &next, mode, ctx, sb_str(&tmp), &q, ctx_used);
-			sb_addf(out, "%s %s", sb_str(&head), sb_str(&q));
-			sb_release(&q);
-		} else {
-			type_decl(r, &next, mode, ctx, sb_str(&tmp), out, ctx_used);
-		}
+		/* qualifiers of an array apply to its elements */
+		type_decl_q(r, &next, mode, ctx, sb_str(&tmp), out, ctx_used, quals);
 		goto out;
 	}
 	case DW_TAG_subroutine_type: {
@@ -737,21 +773,8 @@ static void type_decl(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 			tctx.path = sb_str(&path);
 			tctx.seg = "<anon>";
 			tctx.intrinsic = true;
-			{
-				struct sb q;
-
-				sb_init(&q);
-				type_decl(r, &next, mode, &tctx, inner, &q, &unused);
-				if (quals && !r->failed) {
-					/* push the qualifiers onto the resolved head */
-					add_quals(&head, quals);
-					sb_add(&head, sb_str(&q));
-					sb_add(out, sb_str(&head));
-				} else {
-					sb_add(out, sb_str(&q));
-				}
-				sb_release(&q);
-			}
+			/* "const T" with T a pointer typedef is "U * const" */
+			type_decl_q(r, &next, mode, &tctx, inner, out, &unused, quals);
 			sb_release(&path);
 			goto out;
 		}
@@ -917,18 +940,15 @@ static void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
 		if (m.name) {
 			sb_add(&seg, m.name);
 		} else {
-			sb_addf(&seg, "<anon@%" PRIu64 ">", m.bitpos / 8);
+			unsigned dup = 1;
+
 			for (i = 0; i < t.n; i++)
 				if (!mv[i].name && mv[i].bitpos / 8 == m.bitpos / 8)
-					break;
-			if (i < t.n) {
-				unsigned dup = 2;
-
-				for (i++; i < t.n; i++)
-					if (!mv[i].name && mv[i].bitpos / 8 == m.bitpos / 8)
-						dup++;
+					dup++;
+			sb_addf(&seg, "<anon@%" PRIu64, m.bitpos / 8);
+			if (dup > 1)
 				sb_addf(&seg, "#%u", dup);
-			}
+			sb_add(&seg, ">");
 		}
 		{
 			struct sb path;
@@ -944,6 +964,11 @@ static void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
 				m.type = type_name(r, &mt, AS_WRITTEN, &ctx);
 				m.resolved = type_name(r, &mt, RESOLVED, &ctx);
 				m.size = type_size(r, &mt);
+				/* Clang drops DW_AT_bit_size from a bitfield
+				 * that fills its type; GCC keeps it */
+				if (m.bitsize && m.size > 0 && m.bitpos % 8 == 0 &&
+				    (int64_t)m.bitsize == m.size * 8)
+					m.bitsize = 0;
 			} else if (rc == 0) {
 				rd_fail(r, "member without type at DIE 0x%" PRIx64,
 					(uint64_t)dwarf_dieoffset(&c));
@@ -1032,13 +1057,18 @@ static void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
 					rd_dwfail(r, "dwarf_formudata");
 					break;
 				}
-				/* fixed-size forms carry no sign: extend by
-				 * the enum's signedness */
-				if (t.is_signed && form != DW_FORM_udata &&
-				    form != DW_FORM_data8) {
-					unsigned bits = form == DW_FORM_data1 ? 8 :
-							form == DW_FORM_data2 ? 16 : 32;
+				/* Fixed-size forms carry no sign.  A form as
+				 * wide as a signed enum holds its two's
+				 * complement; a narrower one is GCC's way to
+				 * write a positive value (it uses sdata for
+				 * negative ones), e.g. data4 0x80000000 in an
+				 * 8-byte enum. */
+				unsigned bits = form == DW_FORM_data1 ? 8 :
+						form == DW_FORM_data2 ? 16 :
+						form == DW_FORM_data4 ? 32 : 64;
 
+				if (t.is_signed && form != DW_FORM_udata && bits < 64 &&
+				    t.size > 0 && (int64_t)bits >= t.size * 8) {
 					if (e.value >> (bits - 1) & 1)
 						e.value |= ~UINT64_C(0) << bits;
 				}
@@ -1083,6 +1113,23 @@ static void chain_add(const char ***chain, size_t *cap, uint32_t *n,
 	(*chain)[(*n)++] = s;
 }
 
+/* The naming context of a typedef's anonymous target: "struct NAME.<anon>" */
+static void typedef_ctx(struct reader *r, const char *name, struct sb *path,
+			struct actx *ctx)
+{
+	struct sb parent;
+
+	sb_init(&parent);
+	sb_addf(&parent, "typedef %s", name);
+	sb_reset(path);
+	sb_addf(path, "%s.", name);
+	ctx->parent = intern(r, sb_str(&parent));
+	ctx->path = sb_str(path);
+	ctx->seg = "<anon>";
+	ctx->intrinsic = true;
+	sb_release(&parent);
+}
+
 static void emit_typedef(struct reader *r, Dwarf_Die *die, const char *name)
 {
 	struct ktype t = { .kind = KIND_TYPEDEF, .name = name, .size = SIZE_UNKNOWN };
@@ -1090,19 +1137,12 @@ static void emit_typedef(struct reader *r, Dwarf_Die *die, const char *name)
 	size_t cap = 0;
 	Dwarf_Die cur;
 	struct actx ctx;
-	struct sb path, parent;
+	struct sb path;
 	int rc;
 
 	get_decl(r, die, &t);
 	sb_init(&path);
-	sb_init(&parent);
-	sb_addf(&path, "%s.", name);
-	sb_addf(&parent, "typedef %s", name);
-	/* an anonymous target is named after this typedef */
-	ctx.parent = intern(r, sb_str(&parent));
-	ctx.path = sb_str(&path);
-	ctx.seg = "<anon>";
-	ctx.intrinsic = true;
+	typedef_ctx(r, name, &path, &ctx);
 	rc = attr_type(r, die, &cur);
 	if (rc == 0) {
 		t.resolved = intern(r, "void");
@@ -1110,7 +1150,11 @@ static void emit_typedef(struct reader *r, Dwarf_Die *die, const char *name)
 	} else if (rc == 1) {
 		t.resolved = type_name(r, &cur, RESOLVED, &ctx);
 	}
+	/* each link's anonymous target is named after the typedef that
+	 * points at it, not after the head of the chain */
 	while (rc == 1 && !r->failed) {
+		const char *owner;
+
 		chain_add(&chain, &cap, &t.n, type_name(r, &cur, AS_WRITTEN, &ctx));
 		if (dwarf_tag(&cur) != DW_TAG_typedef)
 			break;
@@ -1119,6 +1163,8 @@ static void emit_typedef(struct reader *r, Dwarf_Die *die, const char *name)
 				KABI_MAX_TYPE_DEPTH, (uint64_t)dwarf_dieoffset(die));
 			break;
 		}
+		owner = dwarf_diename(&cur);
+		typedef_ctx(r, owner ? owner : "<anon>", &path, &ctx);
 		rc = attr_type(r, &cur, &cur);
 		if (rc == 0)
 			chain_add(&chain, &cap, &t.n, intern(r, "void"));
@@ -1127,7 +1173,6 @@ static void emit_typedef(struct reader *r, Dwarf_Die *die, const char *name)
 	emit(r, &t);
 	free(chain);
 	sb_release(&path);
-	sb_release(&parent);
 }
 
 static void anon_enum_top(struct reader *r, Dwarf_Die *die)
@@ -1157,9 +1202,16 @@ static void read_top(struct reader *r, Dwarf_Die *die)
 		return;
 	name = dwarf_diename(die);
 	if (!name) {
-		/* anonymous structs and unions are emitted where used */
-		if (tag == DW_TAG_enumeration_type)
-			anon_enum_top(r, die);
+		/* anonymous structs and unions are emitted where used; so are
+		 * anonymous enums, unless no use in this CU names them */
+		if (tag == DW_TAG_enumeration_type) {
+			if (r->nanon_enums == r->anon_enums_cap) {
+				r->anon_enums_cap = r->anon_enums_cap ? 2 * r->anon_enums_cap : 16;
+				r->anon_enums = xrealloc(r->anon_enums,
+							 r->anon_enums_cap * sizeof(*r->anon_enums));
+			}
+			r->anon_enums[r->nanon_enums++] = *die;
+		}
 		return;
 	}
 	name = intern(r, name);
@@ -1171,10 +1223,18 @@ static void read_top(struct reader *r, Dwarf_Die *die)
 		emit_aggregate(r, die, name, NULL);
 }
 
+static int off_cmp(const void *a, const void *b)
+{
+	Dwarf_Off x = *(const Dwarf_Off *)a, y = *(const Dwarf_Off *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static void read_unit(struct reader *r, Dwarf_Die *cudie)
 {
 	Dwarf_Die c;
 	Dwarf_Attribute a;
+	size_t i;
 	int rc;
 
 	r->cudie = *cudie;
@@ -1192,6 +1252,8 @@ static void read_unit(struct reader *r, Dwarf_Die *cudie)
 	r->file_names = xcalloc(r->nfiles ? r->nfiles : 1, sizeof(*r->file_names));
 	memo_clear(r);
 
+	r->ndone = 0;
+	r->nanon_enums = 0;
 	rc = dwarf_child(cudie, &c);
 	while (rc == 0 && !r->failed) {
 		read_top(r, &c);
@@ -1199,6 +1261,13 @@ static void read_unit(struct reader *r, Dwarf_Die *cudie)
 	}
 	if (rc < 0)
 		rd_dwfail(r, "dwarf_siblingof");
+	qsort(r->done, r->ndone, sizeof(*r->done), off_cmp);
+	for (i = 0; i < r->nanon_enums && !r->failed; i++) {
+		Dwarf_Off off = dwarf_dieoffset(&r->anon_enums[i]);
+
+		if (!bsearch(&off, r->done, r->ndone, sizeof(*r->done), off_cmp))
+			anon_enum_top(r, &r->anon_enums[i]);
+	}
 }
 
 /* Unit headers must tile .debug_info exactly; libdw clamps a unit that
@@ -1456,6 +1525,8 @@ int read_file(struct model *m, const char *path, const struct read_opts *o)
 	read_dwarf(&r, dw);
 	free(r.file_names);
 	free(r.memo);
+	free(r.done);
+	free(r.anon_enums);
 
 	if (!is_rel)
 		dwarf_end(dw);
