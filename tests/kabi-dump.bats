@@ -1,0 +1,319 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# kabi-dump.bats - `kabi dump` against the compilers themselves.
+#
+# Each fixture in tests/fixtures/kabi/ is compiled at test time with gcc
+# and clang, DWARF 4 and 5, "-g -c -O0".  Three kinds of check:
+#
+#  - oracle: every size, offset, bit position, enumerator value and base
+#    type spelling in the JSON dump equals what a program built from the
+#    same source by the same compiler with the same flags computes with
+#    sizeof/offsetof/bit probes (tests/oracle.sh; it takes only names from
+#    kabi).  The count of agreeing facts is fixed per fixture, so a type
+#    that goes missing from the dump fails too.
+#  - gcc against clang, and DWARF 4 against DWARF 5: text dumps of one
+#    source must be identical, except where the compilers' DWARF says
+#    different things about the same layout; each such place is listed
+#    at its test.
+#  - golden: the text dump (gcc -gdwarf-5) of three fixtures equals
+#    tests/fixtures/kabi/NAME.expected.  KPARITY_BLESS=1 rewrites those
+#    files from the actual output; read the diff against the C source
+#    before keeping it.
+#
+# Run from anywhere: bats tests/kabi-dump.bats  (KABI=path/to/kabi to test
+# another binary).
+
+bats_require_minimum_version 1.5.0
+
+load kabi-helpers
+
+setup() {
+	kabi_setup
+}
+
+teardown() {
+	kabi_teardown
+}
+
+# The oracle.  The fact counts are those of a correct dump, one entry per
+# type; they are the same for every compiler and DWARF version except in
+# layout.c, where gcc's dump has two align= facts more (see the gcc
+# against clang tests below).
+
+@test "kabi dump layout.c: gcc -gdwarf-4 agrees with the oracle" {
+	kabi_need_cc gcc
+	run -0 kabi_check_oracle layout gcc -gdwarf-4
+	assert_output "layout: 107 facts agree"
+}
+
+@test "kabi dump layout.c: gcc -gdwarf-5 agrees with the oracle" {
+	kabi_need_cc gcc
+	run -0 kabi_check_oracle layout gcc -gdwarf-5
+	assert_output "layout: 107 facts agree"
+}
+
+@test "kabi dump layout.c: clang -gdwarf-4 agrees with the oracle" {
+	kabi_need_cc clang
+	run -0 kabi_check_oracle layout clang -gdwarf-4
+	assert_output "layout: 105 facts agree"
+}
+
+@test "kabi dump layout.c: clang -gdwarf-5 agrees with the oracle" {
+	kabi_need_cc clang
+	run -0 kabi_check_oracle layout clang -gdwarf-5
+	assert_output "layout: 105 facts agree"
+}
+
+@test "kabi dump bitfields.c: gcc -gdwarf-4 agrees with the oracle" {
+	kabi_need_cc gcc
+	run -0 kabi_check_oracle bitfields gcc -gdwarf-4
+	assert_output "bitfields: 57 facts agree"
+}
+
+@test "kabi dump bitfields.c: gcc -gdwarf-5 agrees with the oracle" {
+	kabi_need_cc gcc
+	run -0 kabi_check_oracle bitfields gcc -gdwarf-5
+	assert_output "bitfields: 57 facts agree"
+}
+
+@test "kabi dump bitfields.c: clang -gdwarf-4 agrees with the oracle" {
+	kabi_need_cc clang
+	run -0 kabi_check_oracle bitfields clang -gdwarf-4
+	assert_output "bitfields: 57 facts agree"
+}
+
+@test "kabi dump bitfields.c: clang -gdwarf-5 agrees with the oracle" {
+	kabi_need_cc clang
+	run -0 kabi_check_oracle bitfields clang -gdwarf-5
+	assert_output "bitfields: 57 facts agree"
+}
+
+@test "kabi dump anon.c: gcc -gdwarf-4 agrees with the oracle" {
+	kabi_need_cc gcc
+	run -0 kabi_check_oracle anon gcc -gdwarf-4
+	assert_output "anon: 131 facts agree"
+}
+
+@test "kabi dump anon.c: gcc -gdwarf-5 agrees with the oracle" {
+	kabi_need_cc gcc
+	run -0 kabi_check_oracle anon gcc -gdwarf-5
+	assert_output "anon: 131 facts agree"
+}
+
+@test "kabi dump anon.c: clang -gdwarf-4 agrees with the oracle" {
+	kabi_need_cc clang
+	run -0 kabi_check_oracle anon clang -gdwarf-4
+	assert_output "anon: 131 facts agree"
+}
+
+@test "kabi dump anon.c: clang -gdwarf-5 agrees with the oracle" {
+	kabi_need_cc clang
+	run -0 kabi_check_oracle anon clang -gdwarf-5
+	assert_output "anon: 131 facts agree"
+}
+
+@test "kabi dump enums.c: gcc -gdwarf-4 agrees with the oracle" {
+	kabi_need_cc gcc
+	run -0 kabi_check_oracle enums gcc -gdwarf-4
+	assert_output "enums: 52 facts agree"
+}
+
+@test "kabi dump enums.c: gcc -gdwarf-5 agrees with the oracle" {
+	kabi_need_cc gcc
+	run -0 kabi_check_oracle enums gcc -gdwarf-5
+	assert_output "enums: 52 facts agree"
+}
+
+@test "kabi dump enums.c: clang -gdwarf-4 agrees with the oracle" {
+	kabi_need_cc clang
+	run -0 kabi_check_oracle enums clang -gdwarf-4
+	assert_output "enums: 52 facts agree"
+}
+
+@test "kabi dump enums.c: clang -gdwarf-5 agrees with the oracle" {
+	kabi_need_cc clang
+	run -0 kabi_check_oracle enums clang -gdwarf-5
+	assert_output "enums: 52 facts agree"
+}
+
+@test "kabi dump enums.c: gcc -gdwarf-4 -fshort-enums agrees with the oracle" {
+	kabi_need_cc gcc
+	run -0 kabi_check_oracle enums gcc -gdwarf-4 -fshort-enums
+	assert_output "enums: 52 facts agree"
+}
+
+@test "kabi dump enums.c: gcc -gdwarf-5 -fshort-enums agrees with the oracle" {
+	kabi_need_cc gcc
+	run -0 kabi_check_oracle enums gcc -gdwarf-5 -fshort-enums
+	assert_output "enums: 52 facts agree"
+}
+
+@test "kabi dump enums.c: clang -gdwarf-4 -fshort-enums agrees with the oracle" {
+	kabi_need_cc clang
+	run -0 kabi_check_oracle enums clang -gdwarf-4 -fshort-enums
+	assert_output "enums: 52 facts agree"
+}
+
+@test "kabi dump enums.c: clang -gdwarf-5 -fshort-enums agrees with the oracle" {
+	kabi_need_cc clang
+	run -0 kabi_check_oracle enums clang -gdwarf-5 -fshort-enums
+	assert_output "enums: 52 facts agree"
+}
+
+@test "kabi dump typedefs.c: gcc -gdwarf-4 agrees with the oracle" {
+	kabi_need_cc gcc
+	run -0 kabi_check_oracle typedefs gcc -gdwarf-4
+	assert_output "typedefs: 76 facts agree"
+}
+
+@test "kabi dump typedefs.c: gcc -gdwarf-5 agrees with the oracle" {
+	kabi_need_cc gcc
+	run -0 kabi_check_oracle typedefs gcc -gdwarf-5
+	assert_output "typedefs: 76 facts agree"
+}
+
+@test "kabi dump typedefs.c: clang -gdwarf-4 agrees with the oracle" {
+	kabi_need_cc clang
+	run -0 kabi_check_oracle typedefs clang -gdwarf-4
+	assert_output "typedefs: 76 facts agree"
+}
+
+@test "kabi dump typedefs.c: clang -gdwarf-5 agrees with the oracle" {
+	kabi_need_cc clang
+	run -0 kabi_check_oracle typedefs clang -gdwarf-5
+	assert_output "typedefs: 76 facts agree"
+}
+
+# gcc against clang.  Both follow the x86_64 psABI wherever C leaves the
+# layout to the implementation (bit-field allocation, the size and
+# signedness of enums, plain char, long double), so the layouts agree
+# everywhere in these fixtures.  What differs is the DWARF: gcc puts
+# DW_AT_alignment on a struct whose alignment a member's attribute raised,
+# clang only on that member, so only gcc's dump shows align= for
+# packed_mixed and alignas_member.
+
+@test "kabi dump layout.c: gcc and clang -gdwarf-4 differ only in align= from member attributes" {
+	kabi_need_cc gcc
+	kabi_need_cc clang
+	run -1 kabi_diff_compilers layout -gdwarf-4
+	assert_output - <<'OUT'
+gcc:   struct alignas_member size=64 align=32 decl=tests/fixtures/kabi/layout.c:55
+clang: struct alignas_member size=64 decl=tests/fixtures/kabi/layout.c:55
+gcc:   struct packed_mixed size=12 align=4 decl=tests/fixtures/kabi/layout.c:44
+clang: struct packed_mixed size=12 decl=tests/fixtures/kabi/layout.c:44
+layout: gcc 44 lines, clang 44 lines
+OUT
+}
+
+@test "kabi dump layout.c: gcc and clang -gdwarf-5 differ only in align= from member attributes" {
+	kabi_need_cc gcc
+	kabi_need_cc clang
+	run -1 kabi_diff_compilers layout -gdwarf-5
+	assert_output - <<'OUT'
+gcc:   struct alignas_member size=64 align=32 decl=tests/fixtures/kabi/layout.c:55
+clang: struct alignas_member size=64 decl=tests/fixtures/kabi/layout.c:55
+gcc:   struct packed_mixed size=12 align=4 decl=tests/fixtures/kabi/layout.c:44
+clang: struct packed_mixed size=12 decl=tests/fixtures/kabi/layout.c:44
+layout: gcc 44 lines, clang 44 lines
+OUT
+}
+
+@test "kabi dump bitfields.c: gcc and clang -gdwarf-4 give the same dump" {
+	kabi_need_cc gcc
+	kabi_need_cc clang
+	run -0 kabi_diff_compilers bitfields -gdwarf-4
+	assert_output "bitfields: gcc 47 lines, clang 47 lines"
+}
+
+@test "kabi dump bitfields.c: gcc and clang -gdwarf-5 give the same dump" {
+	kabi_need_cc gcc
+	kabi_need_cc clang
+	run -0 kabi_diff_compilers bitfields -gdwarf-5
+	assert_output "bitfields: gcc 47 lines, clang 47 lines"
+}
+
+@test "kabi dump anon.c: gcc and clang -gdwarf-4 give the same dump" {
+	kabi_need_cc gcc
+	kabi_need_cc clang
+	run -0 kabi_diff_compilers anon -gdwarf-4
+	assert_output "anon: gcc 77 lines, clang 77 lines"
+}
+
+@test "kabi dump anon.c: gcc and clang -gdwarf-5 give the same dump" {
+	kabi_need_cc gcc
+	kabi_need_cc clang
+	run -0 kabi_diff_compilers anon -gdwarf-5
+	assert_output "anon: gcc 77 lines, clang 77 lines"
+}
+
+@test "kabi dump enums.c: gcc and clang -gdwarf-4 give the same dump" {
+	kabi_need_cc gcc
+	kabi_need_cc clang
+	run -0 kabi_diff_compilers enums -gdwarf-4
+	assert_output "enums: gcc 41 lines, clang 41 lines"
+}
+
+@test "kabi dump enums.c: gcc and clang -gdwarf-5 give the same dump" {
+	kabi_need_cc gcc
+	kabi_need_cc clang
+	run -0 kabi_diff_compilers enums -gdwarf-5
+	assert_output "enums: gcc 41 lines, clang 41 lines"
+}
+
+@test "kabi dump enums.c: gcc and clang -gdwarf-5 -fshort-enums give the same dump" {
+	kabi_need_cc gcc
+	kabi_need_cc clang
+	run -0 kabi_diff_compilers enums -gdwarf-5 -fshort-enums
+	assert_output "enums: gcc 41 lines, clang 41 lines"
+}
+
+@test "kabi dump typedefs.c: gcc and clang -gdwarf-4 give the same dump" {
+	kabi_need_cc gcc
+	kabi_need_cc clang
+	run -0 kabi_diff_compilers typedefs -gdwarf-4
+	assert_output "typedefs: gcc 49 lines, clang 49 lines"
+}
+
+@test "kabi dump typedefs.c: gcc and clang -gdwarf-5 give the same dump" {
+	kabi_need_cc gcc
+	kabi_need_cc clang
+	run -0 kabi_diff_compilers typedefs -gdwarf-5
+	assert_output "typedefs: gcc 49 lines, clang 49 lines"
+}
+
+# gcc 12 writes bit-fields with DW_AT_bit_offset under -gdwarf-4 and with
+# DW_AT_data_bit_offset under -gdwarf-5; the dump must not show it.
+
+@test "kabi dump: gcc -gdwarf-4 and -gdwarf-5 give the same dumps" {
+	kabi_need_cc gcc
+	run -0 kabi_diff_dwarf_versions gcc layout bitfields anon enums typedefs
+	assert_output "gcc: 5 fixtures compared"
+}
+
+@test "kabi dump: clang -gdwarf-4 and -gdwarf-5 give the same dumps" {
+	kabi_need_cc clang
+	run -0 kabi_diff_dwarf_versions clang layout bitfields anon enums typedefs
+	assert_output "clang: 5 fixtures compared"
+}
+
+# Golden text dumps, gcc -gdwarf-5.  Regenerate with KPARITY_BLESS=1 and
+# check every line against the C source before keeping the result.
+
+@test "kabi dump bitfields.c: text form matches bitfields.expected" {
+	kabi_need_cc gcc
+	run -0 kabi_dump_text bitfields gcc -gdwarf-5
+	kabi_assert_expected bitfields
+}
+
+@test "kabi dump anon.c: text form matches anon.expected" {
+	kabi_need_cc gcc
+	run -0 kabi_dump_text anon gcc -gdwarf-5
+	kabi_assert_expected anon
+}
+
+@test "kabi dump typedefs.c: text form matches typedefs.expected" {
+	kabi_need_cc gcc
+	run -0 kabi_dump_text typedefs gcc -gdwarf-5
+	kabi_assert_expected typedefs
+}
