@@ -1261,11 +1261,13 @@ static void read_unit(struct reader *r, Dwarf_Die *cudie)
 	}
 	if (rc < 0)
 		rd_dwfail(r, "dwarf_siblingof");
-	qsort(r->done, r->ndone, sizeof(*r->done), off_cmp);
+	if (r->ndone)
+		qsort(r->done, r->ndone, sizeof(*r->done), off_cmp);
 	for (i = 0; i < r->nanon_enums && !r->failed; i++) {
 		Dwarf_Off off = dwarf_dieoffset(&r->anon_enums[i]);
 
-		if (!bsearch(&off, r->done, r->ndone, sizeof(*r->done), off_cmp))
+		if (!r->ndone ||
+		    !bsearch(&off, r->done, r->ndone, sizeof(*r->done), off_cmp))
 			anon_enum_top(r, &r->anon_enums[i]);
 	}
 }
