@@ -137,3 +137,47 @@ offset	b	8	16		true
 member_added	inserted		offset=8	int64	false
 OUT
 }
+
+@test "kabi diff: ELF64 big-endian against little-endian, DWARF 4 bit offsets, is empty" {
+	cc_obj clang "$T/be.o" tests/fixtures/kabi/bitfields.c --target=aarch64_be-linux-gnu -gdwarf-4
+	cc_obj aarch64-linux-gnu-gcc "$T/le.o" tests/fixtures/kabi/bitfields.c -gdwarf-5
+	run -0 "$KABI" diff "$T/be.o" "$T/le.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 10 unchanged, 0 suppressed"
+}
+
+@test "kabi diff: ELF32 ARM, arm-linux-gnueabi-gcc against clang, is empty" {
+	cc_obj arm-linux-gnueabi-gcc "$T/gcc.o" tests/fixtures/kabi/bitfields.c
+	cc_obj clang "$T/clang.o" tests/fixtures/kabi/bitfields.c --target=arm-linux-gnueabi
+	run -0 "$KABI" diff "$T/gcc.o" "$T/clang.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 10 unchanged, 0 suppressed"
+}
+
+@test "kabi diff: a real ABI difference, zero-width bitfields on PowerPC and ARM" {
+	cc_obj clang "$T/ppc.o" tests/fixtures/kabi/bitfields.c --target=powerpc-linux-gnu
+	cc_obj clang "$T/arm.o" tests/fixtures/kabi/bitfields.c --target=arm-linux-gnueabi
+	run -12 "$KABI" diff "$T/ppc.o" "$T/arm.o"
+	assert_output - <<'OUT'
+struct zero_width at tests/fixtures/kabi/bitfields.c:42
+	size 10 -> 16 [incompatible]
+summary: 1 changed (1 incompatible), 0 only in old, 0 only in new, 9 unchanged, 0 suppressed
+OUT
+}
+
+@test "kabi diff: a Clang LTO link against a plain link is empty" {
+	need_tool clang
+	need_tool ld.lld
+	cd "$TOP"
+	clang -g -O2 -flto -fuse-ld=lld "$FIX/lto-a.c" "$FIX/lto-b.c" -o "$T/lto"
+	clang -g -O2 "$FIX/lto-a.c" "$FIX/lto-b.c" -o "$T/plain"
+	run -0 "$KABI" diff "$T/plain" "$T/lto"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 4 unchanged, 0 suppressed"
+	run -0 "$KABI" dump --type shared "$T/lto"
+	assert_output - <<'OUT'
+struct shared size=16 decl=tests/fixtures/kabi-diff/lto-a.c:8
+	member a offset=0 size=4 type="int32"
+	member b offset=8 size=8 type="int64"
+struct shared size=16 decl=tests/fixtures/kabi-diff/lto-b.c:3
+	member a offset=0 size=4 type="int32"
+	member b offset=8 size=8 type="int64"
+OUT
+}
