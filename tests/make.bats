@@ -1,0 +1,61 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# The top-level Makefile: O=, V=1, install, help, clean.
+
+load common
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+}
+
+@test "make: O= puts every build product under O" {
+	run -0 make -C "$TOP" --no-print-directory O="$T/out" all
+	assert_line "  LD      $T/out/kabi"
+	[ -x "$T/out/kabi" ]
+	run -0 git -C "$TOP" status --porcelain --ignored=matching -- tools
+	assert_output ""
+}
+
+@test "make: quiet by default, full commands with V=1" {
+	run -0 make -C "$TOP" --no-print-directory O="$T/out" all
+	refute_output --partial "-Wall"
+	touch "$TOP/tools/kabi/filter.c"
+	run -0 make -C "$TOP" --no-print-directory O="$T/out" V=1 all
+	assert_line --partial "-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror"
+}
+
+@test "make: the tools build warning-free with clang too" {
+	need_tool clang
+	run -0 make -C "$TOP" --no-print-directory O="$T/clang" CC=clang all
+	refute_output --partial "warning:"
+	[ -x "$T/clang/kabi" ]
+}
+
+@test "make: install honours DESTDIR and PREFIX" {
+	run -0 make -C "$TOP" --no-print-directory O="$T/out" DESTDIR="$T/root" PREFIX=/usr install
+	run -0 find "$T/root" -type f -printf '%P\n'
+	assert_line "usr/bin/kabi"
+	assert_line "usr/share/man/man1/kabi.1"
+	[ "${#lines[@]}" -eq 2 ]
+	run -0 "$T/root/usr/bin/kabi" help dump
+	assert_line --index 0 "usage: kabi dump [--json] [--root DIR]... [--type NAME]... [--kind KIND]"
+}
+
+@test "make: help lists the targets" {
+	run -0 make -C "$TOP" --no-print-directory help
+	assert_line "  check     install test dependencies and run every test"
+	assert_line "  parity    build the default kernel with GCC and Clang and diff layouts"
+}
+
+@test "make: clean removes the tool builds" {
+	run -0 make -C "$TOP" --no-print-directory O="$T/out" all
+	run -0 make -C "$TOP" --no-print-directory O="$T/out" clean
+	[ ! -e "$T/out/kabi" ]
+	[ ! -e "$T/out/tools" ]
+}
+
+@test "make: the man page renders without warnings" {
+	need_tool groff
+	run -0 groff -man -ww -z "$TOP/Documentation/kabi.1"
+	assert_output ""
+}
