@@ -1,0 +1,225 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# kernel-config.sh - configure a kernel out of tree from a base config and
+# fragments, then check that every symbol the fragments ask for got the
+# requested value.
+#
+# Kconfig silently drops what it cannot honour (an unmet dependency, a
+# symbol that does not exist in this kernel, a choice the compiler rules
+# out), so the final .config is compared with every request and each
+# mismatch is reported on its own line.
+#
+# Exit: 0 ok, 1 a make step failed or a request was dropped, 2 trouble
+# (usage, missing tree or fragment, malformed fragment).
+
+# shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
+set -eu
+
+PROG=kernel-config.sh
+
+usage() {
+	cat <<USAGE
+usage: $PROG -s SRCDIR -O OBJDIR [-b TARGET] [-l LOG] FRAGMENT...
+Run 'make TARGET' (default: tinyconfig) for the kernel in SRCDIR with its
+output in OBJDIR, merge each FRAGMENT in order, run 'make olddefconfig',
+then check that OBJDIR/.config has every value the fragments request.
+Prints the path of the .config on success.
+  -s SRCDIR  kernel source tree (left untouched)
+  -O OBJDIR  build directory, created if missing
+  -b TARGET  make target giving the base config (default: tinyconfig)
+  -l LOG     append make's output to LOG (default: OBJDIR/config.log,
+             emptied first)
+Environment: ARCH, CROSS_COMPILE, LLVM, LLVM_IAS, CC, LD, HOSTCC and HOSTCXX
+go to make's command line when set (Kconfig asks the compiler what it
+supports, so configure with the compiler you build with). V=1 shows make's
+output as it runs.
+USAGE
+}
+
+die() {
+	printf '%s: %s\n' "$PROG" "$*" >&2
+	exit 2
+}
+
+# abspath PATH: PATH made absolute; its directory must exist.
+abspath() {
+	local dir
+
+	dir=$(cd "$(dirname "$1")" && pwd) || return 1
+	printf '%s/%s\n' "$dir" "$(basename "$1")"
+}
+
+# run_logged CMD...: run CMD with its output appended to $log; with V=1
+# the output is shown on stderr too.
+run_logged() {
+	if [ "${V:-0}" = 1 ]; then
+		printf '%s\n' "$*" >&2
+		rm -f "$log.failed"
+		{ "$@" 2>&1 || : >"$log.failed"; } | tee -a "$log" >&2
+		if [ -e "$log.failed" ]; then
+			rm -f "$log.failed"
+			return 1
+		fi
+	else
+		"$@" >>"$log" 2>&1
+	fi
+}
+
+# kmake ARG...: make in the kernel tree for $objdir, passing the toolchain
+# variables from the environment on the command line so that sub-makes and
+# Kconfig's compiler probes all see them.
+kmake() {
+	set -- -C "$srcdir" O="$objdir" "$@"
+	[ -z "${ARCH:-}" ] || set -- "$@" ARCH="$ARCH"
+	[ -z "${CROSS_COMPILE:-}" ] || set -- "$@" CROSS_COMPILE="$CROSS_COMPILE"
+	[ -z "${LLVM:-}" ] || set -- "$@" LLVM="$LLVM"
+	[ -z "${LLVM_IAS:-}" ] || set -- "$@" LLVM_IAS="$LLVM_IAS"
+	[ -z "${CC:-}" ] || set -- "$@" CC="$CC"
+	[ -z "${LD:-}" ] || set -- "$@" LD="$LD"
+	[ -z "${HOSTCC:-}" ] || set -- "$@" HOSTCC="$HOSTCC"
+	[ -z "${HOSTCXX:-}" ] || set -- "$@" HOSTCXX="$HOSTCXX"
+	[ "${V:-0}" != 1 ] || set -- "$@" V=1
+	run_logged make "$@"
+}
+
+# failed WHAT: report a failed make step with the end of the log; exit 1.
+failed() {
+	printf '%s: %s failed; last lines of %s:\n' "$PROG" "$1" "$log" >&2
+	tail -n 20 "$log" >&2
+	exit 1
+}
+
+# check_fragments FRAGMENT...: exit 2 on a line that is neither blank, a
+# comment nor a Kconfig assignment, so that a typo is not silently ignored.
+check_fragments() {
+	awk -v prog="$PROG" '
+		/^[ \t]*$/ || /^#/ { next }
+		/^CONFIG_[A-Za-z0-9_]+=./ { next }
+		{
+			printf "%s: %s:%d: not a Kconfig assignment: '\''%s'\''\n",
+				prog, FILENAME, FNR, $0 > "/dev/stderr"
+			bad = 1
+		}
+		END { exit bad ? 2 : 0 }' "$@"
+}
+
+# verify CONFIG FRAGMENT...: print one line per symbol whose requested
+# value is not what CONFIG has, in the order of the requests; exit 1 if
+# there is any. The last request for a symbol wins, as when merging.
+#
+# A symbol that is "not set" may also be missing from .config altogether:
+# Kconfig leaves out symbols whose dependencies are unmet, and those are
+# off all the same.
+verify() {
+	local config="$1"
+
+	shift
+	awk -v prog="$PROG" '
+		# parse(): set sym and val from a .config line; 0 if none.
+		function parse(line) {
+			if (match(line, /^CONFIG_[A-Za-z0-9_]+=/)) {
+				sym = substr(line, 1, RLENGTH - 1)
+				val = substr(line, RLENGTH + 1)
+				return 1
+			}
+			if (line ~ /^# CONFIG_[A-Za-z0-9_]+ is not set$/) {
+				split(line, f, " ")
+				sym = f[2]
+				val = "n"
+				return 1
+			}
+			return 0
+		}
+		part == "config" {
+			if (parse($0))
+				have[sym] = val
+			next
+		}
+		parse($0) {
+			order[++n] = sym
+			last[sym] = n
+			want[sym] = val
+			from[sym] = FILENAME
+		}
+		END {
+			for (i = 1; i <= n; i++) {
+				sym = order[i]
+				if (last[sym] != i)
+					continue
+				if (sym in have && have[sym] == want[sym])
+					continue
+				if (!(sym in have) && want[sym] == "n")
+					continue
+				printf "%s: %s=%s requested by %s but .config ", prog, sym, want[sym], from[sym]
+				if (!(sym in have))
+					printf "does not mention it\n"
+				else if (have[sym] == "n")
+					printf "has '\''# %s is not set'\''\n", sym
+				else
+					printf "has '\''%s=%s'\''\n", sym, have[sym]
+				bad = 1
+			}
+			exit bad
+		}' part=config "$config" part=fragment "$@" >&2
+}
+
+main() {
+	local base=tinyconfig frag opt
+
+	srcdir=""
+	objdir=""
+	log=""
+	while getopts b:hl:O:s: opt; do
+		case "$opt" in
+		b) base="$OPTARG" ;;
+		l) log="$OPTARG" ;;
+		O) objdir="$OPTARG" ;;
+		s) srcdir="$OPTARG" ;;
+		h) usage; exit 0 ;;
+		*) usage >&2; exit 2 ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	if [ -z "$srcdir" ] || [ -z "$objdir" ] || [ $# -eq 0 ]; then
+		usage >&2
+		exit 2
+	fi
+
+	if [ ! -f "$srcdir/Makefile" ] || [ ! -f "$srcdir/Kconfig" ]; then
+		die "'$srcdir' is not a kernel tree"
+	fi
+	srcdir=$(cd "$srcdir" && pwd)
+	for frag in "$@"; do
+		[ -f "$frag" ] || die "cannot read fragment '$frag'"
+	done
+	check_fragments "$@" || exit 2
+	mkdir -p "$objdir" || die "cannot create '$objdir'"
+	objdir=$(cd "$objdir" && pwd)
+	if [ -z "$log" ]; then
+		log="$objdir/config.log"
+		: >"$log"
+	fi
+	log=$(abspath "$log") || die "cannot use log '$log'"
+
+	# The environment must not point Kconfig at another file.
+	unset KCONFIG_CONFIG KCONFIG_ALLCONFIG
+
+	kmake "$base" || failed "make $base"
+	# merge_config.sh keeps its temporary files in the current directory.
+	(
+		for frag in "$@"; do
+			shift
+			set -- "$@" "$(abspath "$frag")"
+		done
+		cd "$objdir" &&
+			run_logged "$srcdir/scripts/kconfig/merge_config.sh" -m -O "$objdir" \
+				"$objdir/.config" "$@"
+	) || failed "merge_config.sh"
+	kmake olddefconfig || failed "make olddefconfig"
+
+	verify "$objdir/.config" "$@" || exit 1
+	printf '%s\n' "$objdir/.config"
+}
+
+main "$@"

@@ -1,0 +1,179 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# kernel-src.sh - make sure a Linux source tree is at hand and print its path.
+#
+# By default the tree is Debian's linux-source-6.1 tarball, extracted once
+# into BUILDDIR/src/. A stamp beside the tree records which tarball it came
+# from, so a re-run costs nothing and a changed tarball is extracted anew.
+# KSRC=DIR in the environment names a tree to use as it is.
+#
+# Progress goes to stderr; stdout carries only the tree's path.
+#
+# Exit: 0 ok, 2 trouble (no tarball, not a kernel tree, tar failed, usage).
+
+# shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
+set -eu
+
+PROG=kernel-src.sh
+DEFAULT_TARBALL=/usr/src/linux-source-6.1.tar.xz
+DEFAULT_PACKAGE=linux-source-6.1
+
+usage() {
+	cat <<USAGE
+usage: $PROG [-o BUILDDIR]
+Extract the kernel source tarball into BUILDDIR/src/ (default BUILDDIR:
+build) unless that was done already, and print the tree's path.
+  -o BUILDDIR  where build products go (default: build)
+Environment:
+  KSRC=DIR                    use this kernel tree instead of extracting one
+  KPARITY_KERNEL_TARBALL=FILE tarball to extract (default: $DEFAULT_TARBALL)
+USAGE
+}
+
+die() {
+	printf '%s: %s\n' "$PROG" "$*" >&2
+	exit 2
+}
+
+step() {
+	printf '  %-7s %s\n' "$1" "$2" >&2
+}
+
+# abspath DIR: DIR made absolute; DIR must exist.
+abspath() {
+	(cd "$1" && pwd)
+}
+
+# check_tree DIR: die unless DIR looks like the top of a kernel tree.
+check_tree() {
+	local dir="$1"
+
+	[ -d "$dir" ] || die "'$dir' is not a kernel tree (not a directory)"
+	grep -q '^VERSION = ' "$dir/Makefile" 2>/dev/null ||
+		die "'$dir' is not a kernel tree (no Makefile with 'VERSION =')"
+	[ -f "$dir/Kconfig" ] || die "'$dir' is not a kernel tree (no Kconfig)"
+	[ -f "$dir/scripts/Makefile.compiler" ] || [ -f "$dir/scripts/Kbuild.include" ] ||
+		die "'$dir' is not a kernel tree (no scripts/Makefile.compiler or scripts/Kbuild.include)"
+}
+
+# tree_version DIR: print VERSION.PATCHLEVEL.SUBLEVEL from DIR's Makefile.
+tree_version() {
+	awk -F' *= *' '
+		$1 == "VERSION" { v = $2 }
+		$1 == "PATCHLEVEL" { p = $2 }
+		$1 == "SUBLEVEL" { s = $2 }
+		$1 == "EXTRAVERSION" { exit }
+		END {
+			if (v !~ /^[0-9]+$/ || p !~ /^[0-9]+$/ || s !~ /^[0-9]+$/)
+				exit 1
+			print v "." p "." s
+		}' "$1/Makefile"
+}
+
+# tarball_id FILE: what identifies one tarball: its path, size and mtime.
+tarball_id() {
+	printf '%s %s\n' "$1" "$(stat -L -c '%s %Y' "$1")"
+}
+
+# extract TARBALL DEST: unpack TARBALL's single top directory as DEST.
+# Work happens in a temporary directory beside DEST, so an interrupted run
+# leaves no half-written tree under DEST's name.
+extract() {
+	local tarball="$1" dest="$2" top
+
+	tmpdir=$(mktemp -d "$dest.tmp.XXXXXX")
+	trap 'rm -rf "$tmpdir"' EXIT
+	trap 'exit 2' HUP INT TERM
+	# -m: files get the extraction time, so objects built from an older
+	# tree are older than every source and make rebuilds them.
+	tar -x -m -f "$tarball" -C "$tmpdir" || die "cannot extract '$tarball'"
+	set -- "$tmpdir"/*
+	if [ $# -ne 1 ] || [ ! -d "$1" ]; then
+		die "'$tarball' does not hold exactly one top directory"
+	fi
+	top="$1"
+	if [ -e "$dest" ]; then
+		mv "$dest" "$tmpdir/old"
+	fi
+	mv "$top" "$dest"
+	rm -rf "$tmpdir"
+	trap - EXIT HUP INT TERM
+}
+
+# from_tarball BUILDDIR: extract the tarball if needed; print the tree path.
+from_tarball() {
+	local builddir="$1" tarball name dest stamp id want have
+
+	tarball="${KPARITY_KERNEL_TARBALL:-$DEFAULT_TARBALL}"
+	if [ ! -r "$tarball" ]; then
+		[ "$tarball" = "$DEFAULT_TARBALL" ] &&
+			die "cannot read '$tarball' (install the Debian package $DEFAULT_PACKAGE, or set KSRC)"
+		die "cannot read '$tarball'"
+	fi
+
+	name=$(basename "$tarball")
+	name="${name%.tar*}"
+	mkdir -p "$builddir/src" || die "cannot create '$builddir/src'"
+	dest="$(abspath "$builddir/src")/$name"
+	stamp="$dest.stamp"
+	id=$(tarball_id "$tarball")
+
+	if [ ! -d "$dest" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$id" ]; then
+		step EXTRACT "$tarball"
+		rm -f "$stamp"
+		extract "$tarball" "$dest"
+		printf '%s\n' "$id" >"$stamp.tmp"
+		mv "$stamp.tmp" "$stamp"
+	fi
+
+	check_tree "$dest"
+	have=$(tree_version "$dest") || die "'$dest/Makefile' has no usable VERSION/PATCHLEVEL/SUBLEVEL"
+	# Debian names the tarball after VERSION.PATCHLEVEL; a tree that
+	# disagrees came from somewhere else.
+	want="${name##*-}"
+	case "$want" in
+	[0-9]*.[0-9]*)
+		case "$have" in
+		"$want".*) ;;
+		*) die "'$tarball' holds Linux $have, expected $want.*" ;;
+		esac
+		;;
+	esac
+	step SRC "linux-$have"
+	printf '%s\n' "$dest"
+}
+
+# from_ksrc DIR: check the tree the user named; print its path.
+from_ksrc() {
+	local dir="$1" have
+
+	check_tree "$dir"
+	dir=$(abspath "$dir")
+	have=$(tree_version "$dir") || die "'$dir/Makefile' has no usable VERSION/PATCHLEVEL/SUBLEVEL"
+	step SRC "linux-$have ($dir)"
+	printf '%s\n' "$dir"
+}
+
+main() {
+	local builddir=build opt
+
+	while getopts ho: opt; do
+		case "$opt" in
+		o) builddir="$OPTARG" ;;
+		h) usage; exit 0 ;;
+		*) usage >&2; exit 2 ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	[ $# -eq 0 ] || { usage >&2; exit 2; }
+	[ -n "$builddir" ] || die "empty BUILDDIR"
+
+	if [ -n "${KSRC:-}" ]; then
+		from_ksrc "$KSRC"
+	else
+		from_tarball "$builddir"
+	fi
+}
+
+main "$@"
