@@ -1,0 +1,69 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# kabi on a real kernel: the tiny x86_64 6.1 tree built with gcc and with
+# clang (cached in $KPARITY_BUILD/kernel/ after the first run).
+
+load common
+
+setup_file() {
+	local build=${KPARITY_BUILD:-$TOP/build}
+
+	for cc in gcc clang; do
+		echo "# building x86_64/$cc (cached after the first run)" >&3
+		"$TOP/scripts/kernel-build.sh" -o "$build" -t x86_64 -c "$cc" >/dev/null
+	done
+	export GCC_VM=$build/kernel/x86_64-gcc/vmlinux
+	export CLANG_VM=$build/kernel/x86_64-clang/vmlinux
+	export KSRC_DIR
+	KSRC_DIR=$("$TOP/scripts/kernel-src.sh" -o "$build")
+}
+
+@test "kabi kernel: every struct and union size agrees with pahole, gcc build" {
+	need_tool pahole
+	run -0 "$TOP/tests/pahole-sizes.sh" "$KABI" "$GCC_VM"
+	assert_output "compared 1584"
+}
+
+@test "kabi kernel: every struct and union size agrees with pahole, clang build" {
+	need_tool pahole
+	run -0 "$TOP/tests/pahole-sizes.sh" "$KABI" "$CLANG_VM"
+	assert_output "compared 1557"
+}
+
+@test "kabi kernel: gcc against clang completes with the known report" {
+	run -4 "$KABI" diff --root "$KSRC_DIR" "$GCC_VM" "$CLANG_VM"
+	expect_file "$BATS_TEST_DIRNAME/fixtures/kabi-kernel/x86_64-gcc-clang.expected"
+}
+
+@test "kabi kernel: declarations are relative to the source tree" {
+	run -0 "$KABI" dump --root "$KSRC_DIR" --type task_struct --kind struct "$GCC_VM"
+	assert_line --index 0 "struct task_struct size=6080 align=64 decl=include/linux/sched.h:737"
+}
+
+@test "kabi kernel: dump is byte-identical between runs" {
+	"$KABI" dump "$CLANG_VM" >"$BATS_TEST_TMPDIR/1"
+	"$KABI" dump "$CLANG_VM" >"$BATS_TEST_TMPDIR/2"
+	run -0 cmp "$BATS_TEST_TMPDIR/1" "$BATS_TEST_TMPDIR/2"
+	assert_output ""
+}
+
+# pahole_names VMLINUX: every struct and union name pahole sees, sorted
+pahole_names() {
+	pahole --sizes "$1" 2>/dev/null | awk '{ print $1 }' | sort -u
+}
+
+@test "kabi kernel: types reported only in the gcc build are absent from clang's per pahole" {
+	need_tool pahole
+	"$KABI" diff --json --kind struct --kind union "$GCC_VM" "$CLANG_VM" >"$BATS_TEST_TMPDIR/d.json" || :
+	jq -r '.types[] | select(.status == "only_old") | .name
+		| select(test("^[A-Za-z_][A-Za-z0-9_]*$"))' "$BATS_TEST_TMPDIR/d.json" | sort -u >"$BATS_TEST_TMPDIR/only"
+	pahole_names "$GCC_VM" >"$BATS_TEST_TMPDIR/gcc"
+	pahole_names "$CLANG_VM" >"$BATS_TEST_TMPDIR/clang"
+	run -0 wc -l <"$BATS_TEST_TMPDIR/only"
+	assert_output "27"
+	# all in gcc's, none in clang's
+	run -0 comm -23 "$BATS_TEST_TMPDIR/only" "$BATS_TEST_TMPDIR/gcc"
+	assert_output ""
+	run -0 comm -12 "$BATS_TEST_TMPDIR/only" "$BATS_TEST_TMPDIR/clang"
+	assert_output ""
+}
