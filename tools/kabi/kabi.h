@@ -68,6 +68,8 @@ void sb_reset(struct sb *b);
 void sb_add(struct sb *b, const char *s);
 void sb_addn(struct sb *b, const char *s, size_t n);
 void sb_addf(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_addu(struct sb *b, uint64_t v);		/* decimal */
+void sb_add2(struct sb *b, const char *x, const char *y);
 const char *sb_str(struct sb *b);
 
 /* JSON string literal of S (with quotes) on F. */
@@ -138,7 +140,8 @@ struct model {
 
 struct model *model_new(void);
 void model_free(struct model *m);
-/* Add a copy of T unless an equal type is present. */
+/* Add a copy of T unless an equal type is present; T's strings must be
+ * interned in M->strs. */
 void model_add(struct model *m, const struct ktype *t);
 /* Sort types into dump order. */
 void model_sort(struct model *m);

@@ -2,8 +2,9 @@
 /*
  * The type model: deduplication, ordering and equality.
  *
- * Every string in a model is interned in its strtab, but two models have
- * two tables, so comparisons use strcmp and never pointer equality.
+ * Every string in a model is interned in its strtab, so within a model a
+ * string's address is its identity (hashing uses that); two models have
+ * two tables, so comparisons use strcmp.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -41,9 +42,13 @@ int64_t enum_value_signed(uint64_t v)
 	return v <= INT64_MAX ? (int64_t)v : -(int64_t)(~v) - 1;
 }
 
+/* Strings of one model are interned, so their addresses are their
+ * identity; the hash only serves the model's own set. */
 static uint64_t hstr(uint64_t h, const char *s)
 {
-	return s ? hash_bytes(s, strlen(s) + 1, h) : hash_bytes("", 0, h + 1);
+	uintptr_t v = (uintptr_t)s;
+
+	return hash_bytes(&v, sizeof(v), h);
 }
 
 static uint64_t hnum(uint64_t h, uint64_t v)
@@ -230,9 +235,11 @@ static void model_rehash(struct model *m)
 	m->nslots = nslots;
 }
 
+/* The reader interns into m->strs already; anything else is a bug. */
 static const char *own(struct model *m, const char *s)
 {
-	return strtab_intern(m->strs, s);
+	(void)m;
+	return s;
 }
 
 static struct ktype *ktype_copy(struct model *m, const struct ktype *t)

@@ -500,12 +500,13 @@ static const char *anon_name(struct reader *r, Dwarf_Die *die,
 
 	sb_init(&full);
 	if (ctx)
-		sb_addf(&full, "%s%s", ctx->path, ctx->seg);
+		sb_add2(&full, ctx->path, ctx->seg);
 	else
 		sb_add(&full, "<anon>");
 	name = intern(r, sb_str(&full));
 	sb_release(&full);
-	sb_addf(out, "%s %s", kind_name(k), name);
+	sb_add2(out, kind_name(k), " ");
+	sb_add(out, name);
 	/* materialised once, from the as-written pass */
 	if (mode != AS_WRITTEN)
 		return sb_str(out);
@@ -689,7 +690,8 @@ static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 		tag = dwarf_tag(&next);
 		if (tag == DW_TAG_array_type || tag == DW_TAG_subroutine_type) {
 			sb_reset(&head);
-			sb_addf(&head, "(%s)", sb_str(&tmp));
+			sb_add2(&head, "(", sb_str(&tmp));
+			sb_add(&head, ")");
 			type_decl(r, &next, mode, ctx, sb_str(&head), out, ctx_used);
 		} else {
 			type_decl(r, &next, mode, ctx, sb_str(&tmp), out, ctx_used);
@@ -709,7 +711,11 @@ static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 				switch (subrange_count(r, &sub, &n)) {
 				case 1:
 					if (n > 0)
-						sb_addf(&tmp, "[%" PRId64 "]", n);
+{
+						sb_add(&tmp, "[");
+						sb_addu(&tmp, (uint64_t)n);
+						sb_add(&tmp, "]");
+					}
 					else
 						sb_add(&tmp, "[]");
 					break;
@@ -788,7 +794,8 @@ static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 			sb_add(&head, name ? name : "<anon>");
 		} else if (is_aggregate(tag)) {
 			if (name) {
-				sb_addf(&head, "%s %s", kind_name(tag_kind(tag)), name);
+				sb_add2(&head, kind_name(tag_kind(tag)), " ");
+				sb_add(&head, name);
 			} else if (!attr_flag(&t, DW_AT_declaration)) {
 				if (ctx && !ctx->intrinsic)
 					*ctx_used = true;
@@ -884,11 +891,16 @@ static void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
 	Dwarf_Die c, mt;
 	Dwarf_Word v;
 	int rc;
-	struct sb full, seg;
+	struct sb full, seg, path;
+	const char *parent_name;
 
 	sb_init(&full);
 	sb_init(&seg);
-	sb_addf(&full, "%s %s", kind_name(t.kind), name);
+	sb_init(&path);
+	sb_add2(&full, kind_name(t.kind), " ");
+	sb_add(&full, name);
+	parent_name = intern(r, sb_str(&full));
+	sb_add2(&path, name, ".");
 	if (attr_udata(r, die, DW_AT_byte_size, &v) == 1)
 		t.size = (int64_t)v;
 	if (attr_udata(r, die, DW_AT_alignment, &v) == 1)
@@ -945,17 +957,14 @@ static void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
 			for (i = 0; i < t.n; i++)
 				if (!mv[i].name && mv[i].bitpos / 8 == m.bitpos / 8)
 					dup++;
-			sb_addf(&seg, "<anon@%" PRIu64, m.bitpos / 8);
+			sb_add(&seg, "<anon@");
+			sb_addu(&seg, m.bitpos / 8);
 			if (dup > 1)
 				sb_addf(&seg, "#%u", dup);
 			sb_add(&seg, ">");
 		}
 		{
-			struct sb path;
-
-			sb_init(&path);
-			sb_addf(&path, "%s.", name);
-			ctx.parent = intern(r, sb_str(&full));
+			ctx.parent = parent_name;
 			ctx.path = sb_str(&path);
 			ctx.seg = sb_str(&seg);
 			ctx.intrinsic = false;
@@ -973,7 +982,6 @@ static void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
 				rd_fail(r, "member without type at DIE 0x%" PRIx64,
 					(uint64_t)dwarf_dieoffset(&c));
 			}
-			sb_release(&path);
 		}
 		if (r->failed)
 			break;
@@ -992,6 +1000,7 @@ next:
 	free(mv);
 	sb_release(&full);
 	sb_release(&seg);
+	sb_release(&path);
 }
 
 static void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
