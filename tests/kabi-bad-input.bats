@@ -111,3 +111,15 @@ kabi: cannot read 'empty.o': empty file" ]
 	run -0 find . -name '.kabi.*'
 	assert_output ""
 }
+
+@test "kabi bad input: DWARF 5 unit of an unknown type (crashed libdw, found by fuzzing)" {
+	cp good.o ut.o
+	patch_section ut.o .debug_info 6 '\000'
+	bad ut.o "kabi: cannot read 'ut.o': unsupported address size 0 at .debug_info offset 0x0"
+}
+
+@test "kabi bad input: unit with an address size of 3" {
+	cp good.o as.o
+	patch_section as.o .debug_info 7 '\003'
+	bad as.o "kabi: cannot read 'as.o': unsupported address size 3 at .debug_info offset 0x0"
+}

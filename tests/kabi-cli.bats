@@ -107,3 +107,13 @@ enum wide size=4 underlying="uint32" decl=tests/fixtures/kabi-diff/enums.c:18
 	enumerator WIDE_TOP value=2147483648
 OUT
 }
+
+@test "kabi cli: an object without named types dumps nothing and diffs empty" {
+	printf 'int main(void) { return 0; }\n' >"$T/plain.c"
+	cc_obj gcc "$T/plain.o" "$T/plain.c"
+	run -0 --separate-stderr "$KABI" dump "$T/plain.o"
+	assert_output ""
+	[ "$stderr" = "" ]
+	run -0 "$KABI" diff "$T/plain.o" "$T/plain.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 0 unchanged, 0 suppressed"
+}

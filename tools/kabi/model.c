@@ -315,7 +315,8 @@ void model_sort(struct model *m)
 {
 	size_t i, j;
 
-	qsort(m->types, m->ntypes, sizeof(*m->types), ktype_qcmp);
+	if (m->ntypes)
+		qsort(m->types, m->ntypes, sizeof(*m->types), ktype_qcmp);
 	for (i = 0; i < m->nslots; i++)
 		m->slots[i] = 0;
 	for (i = 0; i < m->ntypes; i++) {

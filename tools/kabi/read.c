@@ -1287,16 +1287,22 @@ static int check_units(struct reader *r, Dwarf *dw)
 {
 	Dwarf_Off off = 0, next;
 	Dwarf_Half version;
+	uint8_t asz;
 	size_t hsize;
 	int rc;
 
 	while ((rc = dwarf_next_unit(dw, off, &next, &hsize, &version, NULL,
-				     NULL, NULL, NULL, NULL)) == 0) {
+				     &asz, NULL, NULL, NULL)) == 0) {
 		if (r->info_size && next > r->info_size)
 			break;
 		if (version < 2 || version > 5) {
 			rd_fail(r, "unsupported DWARF version %u at .debug_info offset 0x%" PRIx64 " (kabi reads 2 to 5)",
 				version, (uint64_t)off);
+			return -1;
+		}
+		if (asz != 2 && asz != 4 && asz != 8) {
+			rd_fail(r, "unsupported address size %u at .debug_info offset 0x%" PRIx64,
+				asz, (uint64_t)off);
 			return -1;
 		}
 		off = next;
@@ -1332,6 +1338,13 @@ static void read_dwarf(struct reader *r, Dwarf *dw)
 		cu = next;
 		if (version < 2 || version > 5) {
 			rd_fail(r, "unsupported DWARF version %u", version);
+			return;
+		}
+		/* libdw hands out a unit DIE for any unit type, and reading
+		 * it crashes for types it does not know */
+		if (version == 5 && (unit_type < DW_UT_compile ||
+				     unit_type > DW_UT_split_type)) {
+			rd_fail(r, "unsupported DWARF 5 unit type 0x%x", unit_type);
 			return;
 		}
 		if (unit_type == DW_UT_skeleton || unit_type == DW_UT_split_compile ||
