@@ -38,7 +38,7 @@ cmd = @$(if $($(quiet)cmd_$(1)),echo '  $($(quiet)cmd_$(1))';) $(cmd_$(1))
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all check parity install clean help deps-build deps-check kabi-asan
+.PHONY: all check parity fuzz install clean help deps-build deps-check kabi-asan
 
 objdir  := $(O)/tools/kabi
 ifeq ($(SANITIZE),1)
@@ -96,6 +96,10 @@ parity: deps-check
 	$(Q)$(MAKE) --no-print-directory O=$(O) all
 	$(Q)scripts/parity.sh -o $(O)
 
+# Fuzz kabi's reading and diff paths (FUZZ_TIME seconds per harness).
+fuzz: deps-check
+	$(Q)scripts/fuzz.sh -o $(O)
+
 install: $(kabi)
 	$(Q)install -D -m 0755 $(kabi) $(DESTDIR)$(PREFIX)/bin/kabi
 	$(Q)install -D -m 0644 Documentation/kabi.1 $(DESTDIR)$(PREFIX)/share/man/man1/kabi.1
@@ -108,6 +112,7 @@ help:
 	@echo '  all       build the tools (kabi) into $$(O)'
 	@echo '  parity    build the default kernel with GCC and Clang and diff layouts'
 	@echo '  check     install test dependencies and run every test'
+	@echo '  fuzz      fuzz kabi with libFuzzer, FUZZ_TIME seconds per harness'
 	@echo '  install   install kabi under $$(DESTDIR)$$(PREFIX)'
 	@echo '  clean     remove tool builds (kernel builds under $$(O)/kernel stay)'
 	@echo 'Settings: O=DIR V=1 CC=gcc|clang SANITIZE=1 PREFIX= DESTDIR='

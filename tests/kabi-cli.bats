@@ -116,4 +116,12 @@ OUT
 	[ "$stderr" = "" ]
 	run -0 "$KABI" diff "$T/plain.o" "$T/plain.o"
 	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 0 unchanged, 0 suppressed"
+	# an empty side against a full one (an undefined pointer offset, found by fuzzing)
+	cc_obj gcc "$T/a.o" tests/fixtures/kabi-diff/enums.c
+	run -4 "$KABI" diff --kind struct "$T/plain.o" "$T/a.o"
+	assert_output - <<'OUT'
+struct holder at tests/fixtures/kabi-diff/enums.c:22
+	only in new
+summary: 0 changed (0 incompatible), 0 only in old, 1 only in new, 0 unchanged, 0 suppressed
+OUT
 }

@@ -626,7 +626,9 @@ int diff_models(FILE *f, const struct model *old, const struct model *new,
 		if (k >= 0)
 			while (ej < new->ntypes && key_cmp(new->types[ej], new->types[j]) == 0)
 				ej++;
-		one_group(&c, old->types + i, ei - i, new->types + j, ej - j);
+		/* no arithmetic on the NULL array of an empty model */
+		one_group(&c, ei > i ? old->types + i : NULL, ei - i,
+			  ej > j ? new->types + j : NULL, ej - j);
 		i = ei;
 		j = ej;
 	}

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libFuzzer harness for the diff path: the input is split in two ELF
+ * files at the first occurrence of a separator, and both are diffed
+ * against each other in text and JSON.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <libelf.h>
+
+#include "../kabi.h"
+
+#define SEP "KABI-FUZZ-SPLIT"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static struct model *load(const uint8_t *data, size_t size)
+{
+	static const struct read_opts opts = { 0 };
+	struct model *m = model_new();
+	char path[64];
+	int fd = memfd_create("kabi-fuzz", MFD_CLOEXEC);
+
+	if (fd < 0 || write(fd, data, size) != (ssize_t)size) {
+		if (fd >= 0)
+			close(fd);
+		model_free(m);
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	if (read_file(m, path, &opts) != 0) {
+		model_free(m);
+		m = NULL;
+	} else {
+		model_sort(m);
+	}
+	close(fd);
+	return m;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const uint8_t *sep = memmem(data, size, SEP, strlen(SEP));
+	struct model *a, *b;
+	FILE *null;
+
+	if (!sep)
+		return 0;
+	elf_version(EV_CURRENT);
+	a = load(data, (size_t)(sep - data));
+	b = load(sep + strlen(SEP), size - (size_t)(sep - data) - strlen(SEP));
+	null = fopen("/dev/null", "w");
+	if (a && b && null) {
+		struct diff_opts o = { .old_name = "a", .new_name = "b" };
+
+		diff_models(null, a, b, &o);
+		o.json = true;
+		o.only_layout = true;
+		diff_models(null, a, b, &o);
+	}
+	if (null)
+		fclose(null);
+	model_free(a);
+	model_free(b);
+	return 0;
+}

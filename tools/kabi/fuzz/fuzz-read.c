@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libFuzzer harness for the reading path: the input is one ELF file.
+ *
+ * kabi reads files by name (libdwfl opens them itself), so the input is
+ * handed over as a memfd and its /proc/self/fd name.
+ */
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <libelf.h>
+
+#include "../kabi.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const struct read_opts opts = { 0 };
+	struct model *m;
+	char path[64];
+	int fd;
+
+	elf_version(EV_CURRENT);
+	fd = memfd_create("kabi-fuzz", MFD_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (write(fd, data, size) != (ssize_t)size) {
+		close(fd);
+		return 0;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	m = model_new();
+	if (read_file(m, path, &opts) == 0) {
+		FILE *null = fopen("/dev/null", "w");
+
+		model_sort(m);
+		if (null) {
+			dump_text(null, m, NULL);
+			dump_json(null, m, NULL);
+			fclose(null);
+		}
+	}
+	model_free(m);
+	close(fd);
+	return 0;
+}
