@@ -51,3 +51,15 @@ patch_section() {
 	# shellcheck disable=SC2059 # the bytes are a printf format on purpose
 	printf "$bytes" | dd of="$file" bs=1 seek=$((0x$base + off)) conv=notrunc status=none
 }
+
+# set_section_type FILE SECTION TYPE: overwrite sh_type of SECTION in a
+# little-endian ELF64 FILE (section header: 64 bytes, sh_type at 4)
+set_section_type() {
+	local file=$1 sec=$2 type=$3 shoff idx
+	shoff=$(readelf -hW "$file" | awk '/Start of section headers/ { print $5 }')
+	idx=$(readelf -SW "$file" | sed 's/^ *\[ */[/' | awk -v s="$sec" '$2 == s { gsub(/[][]/, "", $1); print $1; exit }')
+	[ -n "$idx" ] || { echo "no section $sec in $file" >&2; return 1; }
+	# shellcheck disable=SC2059 # octal escapes of one byte
+	printf "\\$(printf '%03o' "$type")" |
+		dd of="$file" bs=1 seek=$((shoff + idx * 64 + 4)) conv=notrunc status=none
+}

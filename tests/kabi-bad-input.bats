@@ -123,3 +123,9 @@ kabi: cannot read 'empty.o': empty file" ]
 	patch_section as.o .debug_info 7 '\003'
 	bad as.o "kabi: cannot read 'as.o': unsupported address size 3 at .debug_info offset 0x0"
 }
+
+@test "kabi bad input: a debug section of type NOBITS (found by fuzzing)" {
+	cp good.o nobits.o
+	set_section_type nobits.o .debug_str 8
+	bad nobits.o "kabi: cannot read 'nobits.o': section '.debug_str' has no contents (SHT_NOBITS)"
+}

@@ -1441,6 +1441,10 @@ static int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
 				name);
 			return -1;
 		}
+		if (strncmp(name, ".debug_", 7) == 0 && sh.sh_type == SHT_NOBITS) {
+			rd_fail(r, "section '%s' has no contents (SHT_NOBITS)", name);
+			return -1;
+		}
 		if (strcmp(name, ".debug_info") == 0) {
 			has_info = true;
 			r->info_size = sh.sh_flags & SHF_COMPRESSED ? 0 : sh.sh_size;
@@ -1450,7 +1454,7 @@ static int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
 			/* libdw trusts a string to end inside its section */
 			Elf_Data *d = elf_rawdata(scn, NULL);
 
-			if (!d || d->d_size != sh.sh_size) {
+			if (!d || !d->d_buf || d->d_size != sh.sh_size) {
 				rd_fail(r, "elf_rawdata: %s", elf_errmsg(-1));
 				return -1;
 			}
