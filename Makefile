@@ -50,7 +50,7 @@ objs    := $(patsubst tools/kabi/%.c,$(objdir)/%.o,$(srcs))
 
 KABI_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g \
 	       $(shell pkg-config --cflags libdw 2>/dev/null)
-KABI_LIBS   := $(shell pkg-config --libs libdw libelf 2>/dev/null || echo -ldw -lelf)
+KABI_LIBS   := $(shell pkg-config --libs libdw libelf 2>/dev/null || echo -ldw -lelf) -pthread
 ifeq ($(SANITIZE),1)
   KABI_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all \
 		 -fno-omit-frame-pointer -O1

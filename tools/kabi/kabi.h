@@ -143,6 +143,8 @@ void model_free(struct model *m);
 /* Add a copy of T unless an equal type is present; T's strings must be
  * interned in M->strs. */
 void model_add(struct model *m, const struct ktype *t);
+/* Add every type of SRC to DST (strings re-interned). */
+void model_merge(struct model *dst, const struct model *src);
 /* Sort types into dump order. */
 void model_sort(struct model *m);
 uint64_t ktype_hash(const struct ktype *t);
@@ -159,9 +161,12 @@ struct read_opts {
 	size_t nroots;
 };
 
-/* Read every named type of PATH into M.  On failure print one line and
- * return -1; M may then hold part of PATH and must not be printed. */
-int read_file(struct model *m, const char *path, const struct read_opts *o);
+/* Read every named type of PATH into M.  On failure set *ERR to the one
+ * line to print (without "kabi: "; the caller frees it) and return -1; M
+ * may then hold part of PATH and must not be printed.  Nothing here
+ * prints or touches global state, so files may be read on threads. */
+int read_file(struct model *m, const char *path, const struct read_opts *o,
+	      char **err);
 
 /* ---- filter.c -------------------------------------------------------- */
 

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -181,21 +182,96 @@ static int out_close(struct out *o, bool failed)
 
 /* ---- verbs ----------------------------------------------------------- */
 
-static struct model *load(const struct opts *o, char **files, int n)
-{
-	struct model *m = model_new();
-	bool failed = false;
-	int i;
+/* Inputs are read on up to one thread per CPU, each into its own model
+ * with its own libelf/libdw handles; nothing is shared but the queue. */
+struct loader {
+	const struct opts *o;
+	char **files;
+	struct model **models;
+	char **errs;
+	int n, next;
+	pthread_mutex_t lock;
+};
 
-	/* every input is read, so every bad one is reported */
-	for (i = 0; i < n; i++)
-		if (read_file(m, files[i], &o->read) != 0)
+static void *load_worker(void *arg)
+{
+	struct loader *l = arg;
+
+	for (;;) {
+		int i;
+
+		pthread_mutex_lock(&l->lock);
+		i = l->next++;
+		pthread_mutex_unlock(&l->lock);
+		if (i >= l->n)
+			return NULL;
+		l->models[i] = model_new();
+		if (read_file(l->models[i], l->files[i], &l->o->read, &l->errs[i]) != 0) {
+			model_free(l->models[i]);
+			l->models[i] = NULL;
+		}
+	}
+}
+
+/* Read FILES into one model each; NULL after reporting every failure, in
+ * the order of the inputs. */
+static struct model **load_all(const struct opts *o, char **files, int n)
+{
+	struct loader l = { .o = o, .files = files, .n = n };
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int nthreads = cpus < 1 ? 1 : cpus > n ? n : (int)cpus, i, started = 0;
+	pthread_t *tids = xcalloc((size_t)nthreads, sizeof(*tids));
+	bool failed = false;
+
+	l.models = xcalloc((size_t)n, sizeof(*l.models));
+	l.errs = xcalloc((size_t)n, sizeof(*l.errs));
+	pthread_mutex_init(&l.lock, NULL);
+	for (i = 1; i < nthreads; i++) {
+		if (pthread_create(&tids[i], NULL, load_worker, &l) != 0)
+			break;	/* fewer threads, same result */
+		started = i;
+	}
+	load_worker(&l);
+	for (i = 1; i <= started; i++)
+		pthread_join(tids[i], NULL);
+	pthread_mutex_destroy(&l.lock);
+	free(tids);
+
+	for (i = 0; i < n; i++) {
+		if (l.errs[i]) {
+			kabi_err("%s", l.errs[i]);
+			free(l.errs[i]);
 			failed = true;
+		}
+	}
+	free(l.errs);
 	if (failed) {
-		model_free(m);
+		for (i = 0; i < n; i++)
+			model_free(l.models[i]);
+		free(l.models);
 		return NULL;
 	}
-	model_sort(m);
+	for (i = 0; i < n; i++)
+		model_sort(l.models[i]);
+	return l.models;
+}
+
+/* One model of all FILES, deduplicated across them. */
+static struct model *load(const struct opts *o, char **files, int n)
+{
+	struct model **v = load_all(o, files, n), *m;
+	int i;
+
+	if (!v)
+		return NULL;
+	m = v[0];
+	for (i = 1; i < n; i++) {
+		model_merge(m, v[i]);
+		model_free(v[i]);
+	}
+	free(v);
+	if (n > 1)
+		model_sort(m);
 	return m;
 }
 
@@ -230,11 +306,17 @@ static int cmd_diff(struct opts *o)
 
 	if (o->supp_path && !(supp = supp_load(o->supp_path)))
 		return KABI_EXIT_ERROR;
-	a = load(o, o->files, 1);
-	b = load(o, o->files + 1, 1);
-	if (!a || !b) {
-		rc = KABI_EXIT_ERROR;
-		goto free_models;
+	{
+		/* both sides at once, one thread each */
+		struct model **v = load_all(o, o->files, 2);
+
+		if (!v) {
+			supp_free(supp);
+			return KABI_EXIT_ERROR;
+		}
+		a = v[0];
+		b = v[1];
+		free(v);
 	}
 	d.supp = supp;
 	if (out_open(&out, o->output) != 0) {

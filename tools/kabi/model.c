@@ -235,24 +235,24 @@ static void model_rehash(struct model *m)
 	m->nslots = nslots;
 }
 
-/* The reader interns into m->strs already; anything else is a bug. */
-static const char *own(struct model *m, const char *s)
+/* The reader interns into m->strs already; a merge re-interns. */
+static const char *own_in(struct model *m, const char *s, bool foreign)
 {
-	(void)m;
-	return s;
+	return foreign ? strtab_intern(m->strs, s) : s;
 }
 
-static struct ktype *ktype_copy(struct model *m, const struct ktype *t)
+static struct ktype *ktype_copy(struct model *m, const struct ktype *t,
+				bool foreign)
 {
 	struct ktype *c = arena_alloc(&m->arena, sizeof(*c));
 	uint32_t i;
 
 	*c = *t;
-	c->name = own(m, t->name);
-	c->parent = own(m, t->parent);
-	c->decl_file = own(m, t->decl_file);
-	c->underlying = own(m, t->underlying);
-	c->resolved = own(m, t->resolved);
+	c->name = own_in(m, t->name, foreign);
+	c->parent = own_in(m, t->parent, foreign);
+	c->decl_file = own_in(m, t->decl_file, foreign);
+	c->underlying = own_in(m, t->underlying, foreign);
+	c->resolved = own_in(m, t->resolved, foreign);
 	switch (t->kind) {
 	case KIND_STRUCT:
 	case KIND_UNION:
@@ -261,22 +261,22 @@ static struct ktype *ktype_copy(struct model *m, const struct ktype *t)
 			struct member *d = &c->members[i];
 
 			*d = t->members[i];
-			d->name = own(m, d->name);
-			d->type = own(m, d->type);
-			d->resolved = own(m, d->resolved);
+			d->name = own_in(m, d->name, foreign);
+			d->type = own_in(m, d->type, foreign);
+			d->resolved = own_in(m, d->resolved, foreign);
 		}
 		break;
 	case KIND_ENUM:
 		c->enums = arena_alloc(&m->arena, t->n * sizeof(*c->enums));
 		for (i = 0; i < t->n; i++) {
-			c->enums[i].name = own(m, t->enums[i].name);
+			c->enums[i].name = own_in(m, t->enums[i].name, foreign);
 			c->enums[i].value = t->enums[i].value;
 		}
 		break;
 	case KIND_TYPEDEF:
 		c->chain = arena_alloc(&m->arena, t->n * sizeof(*c->chain));
 		for (i = 0; i < t->n; i++)
-			c->chain[i] = own(m, t->chain[i]);
+			c->chain[i] = own_in(m, t->chain[i], foreign);
 		break;
 	default:
 		break;
@@ -284,11 +284,18 @@ static struct ktype *ktype_copy(struct model *m, const struct ktype *t)
 	return c;
 }
 
-void model_add(struct model *m, const struct ktype *t)
+static void add(struct model *m, const struct ktype *t, bool foreign)
 {
-	uint64_t h = ktype_hash(t);
+	/* a foreign type is first copied into this model's strings, so it
+	 * hashes and compares like the model's own (the copy of a duplicate
+	 * stays unused in the arena) */
+	struct ktype *c = foreign ? ktype_copy(m, t, true) : NULL;
+	uint64_t h;
 	size_t i;
 
+	if (c)
+		t = c;
+	h = ktype_hash(t);
 	if (2 * (m->ntypes + 1) > m->nslots)
 		model_rehash(m);
 	for (i = h & (m->nslots - 1); m->slots[i]; i = (i + 1) & (m->nslots - 1)) {
@@ -301,9 +308,22 @@ void model_add(struct model *m, const struct ktype *t)
 		m->cap = m->cap ? 2 * m->cap : 256;
 		m->types = xrealloc(m->types, m->cap * sizeof(*m->types));
 	}
-	m->types[m->ntypes] = ktype_copy(m, t);
+	m->types[m->ntypes] = c ? c : ktype_copy(m, t, false);
 	m->types[m->ntypes]->hash = h;
 	m->slots[i] = (uint32_t)++m->ntypes;
+}
+
+void model_add(struct model *m, const struct ktype *t)
+{
+	add(m, t, false);
+}
+
+void model_merge(struct model *dst, const struct model *src)
+{
+	size_t i;
+
+	for (i = 0; i < src->ntypes; i++)
+		add(dst, src->types[i], true);
 }
 
 static int ktype_qcmp(const void *a, const void *b)

@@ -39,6 +39,7 @@ struct memo_ent {
 
 struct reader {
 	const char *path;
+	char **err;		/* where the one failure message goes */
 	const struct read_opts *opts;
 	struct model *model;
 	bool big_endian;
@@ -79,7 +80,14 @@ static void rd_fail(struct reader *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	kabi_err("cannot read '%s': %s", r->path, msg);
+	{
+		struct sb b;
+
+		sb_init(&b);
+		sb_add2(&b, "cannot read '", r->path);
+		sb_add2(&b, "': ", msg);
+		*r->err = b.buf;
+	}
 }
 
 static void rd_dwfail(struct reader *r, const char *call)
@@ -1480,9 +1488,10 @@ static int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
 	return 0;
 }
 
-int read_file(struct model *m, const char *path, const struct read_opts *o)
+int read_file(struct model *m, const char *path, const struct read_opts *o,
+	      char **err)
 {
-	struct reader r = { .path = path, .opts = o, .model = m };
+	struct reader r = { .path = path, .opts = o, .model = m, .err = err };
 	struct stat st;
 	Elf *elf = NULL;
 	Dwarf *dw = NULL;
@@ -1492,7 +1501,12 @@ int read_file(struct model *m, const char *path, const struct read_opts *o)
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		kabi_err("cannot open '%s': %s", path, strerror(errno));
+		struct sb b;
+
+		sb_init(&b);
+		sb_add2(&b, "cannot open '", path);
+		sb_add2(&b, "': ", strerror(errno));
+		*err = b.buf;
 		return -1;
 	}
 	if (fstat(fd, &st) != 0) {

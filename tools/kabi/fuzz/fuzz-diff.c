@@ -5,6 +5,7 @@
  * against each other in text and JSON.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -21,6 +22,7 @@ static struct model *load(const uint8_t *data, size_t size)
 {
 	static const struct read_opts opts = { 0 };
 	struct model *m = model_new();
+	char *err = NULL;
 	char path[64];
 	int fd = memfd_create("kabi-fuzz", MFD_CLOEXEC);
 
@@ -31,7 +33,8 @@ static struct model *load(const uint8_t *data, size_t size)
 		return NULL;
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if (read_file(m, path, &opts) != 0) {
+	if (read_file(m, path, &opts, &err) != 0) {
+		free(err);
 		model_free(m);
 		m = NULL;
 	} else {

@@ -6,6 +6,7 @@
  * handed over as a memfd and its /proc/self/fd name.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const struct read_opts opts = { 0 };
 	struct model *m;
+	char *err = NULL;
 	char path[64];
 	int fd;
 
@@ -32,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	m = model_new();
-	if (read_file(m, path, &opts) == 0) {
+	if (read_file(m, path, &opts, &err) == 0) {
 		FILE *null = fopen("/dev/null", "w");
 
 		model_sort(m);
@@ -42,6 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fclose(null);
 		}
 	}
+	free(err);
 	model_free(m);
 	close(fd);
 	return 0;
