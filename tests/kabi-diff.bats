@@ -130,7 +130,9 @@ OUT
 	assert_output ""
 	run -0 jq -c '.summary' "$T/d.json"
 	assert_output '{"changed":7,"incompatible":2,"only_old":1,"only_new":1,"unchanged":6,"suppressed":0}'
-	run -0 jq -r '.types[] | select(.name == "grows") | .findings[] | [.what, .subject, .old, .new, .type, .incompatible] | @tsv' "$T/d.json"
+	local grows='.types[] | select(.name == "grows") | .findings[]
+		| [.what, .subject, .old, .new, .type, .incompatible] | @tsv'
+	run -0 jq -r "$grows" "$T/d.json"
 	assert_output - <<'OUT'
 size		16	24		true
 offset	b	8	16		true
