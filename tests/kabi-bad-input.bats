@@ -129,3 +129,80 @@ kabi: cannot read 'empty.o': empty file" ]
 	set_section_type nobits.o .debug_str 8
 	bad nobits.o "kabi: cannot read 'nobits.o': section '.debug_str' has no contents (SHT_NOBITS)"
 }
+
+@test "kabi bad input: no section headers" {
+	cp good.o sh0.o
+	# e_shoff, e_shnum and e_shstrndx of a little-endian ELF64 to zero
+	printf '\000\000\000\000\000\000\000\000' | dd of=sh0.o bs=1 seek=40 conv=notrunc status=none
+	printf '\000\000' | dd of=sh0.o bs=1 seek=60 conv=notrunc status=none
+	printf '\000\000' | dd of=sh0.o bs=1 seek=62 conv=notrunc status=none
+	bad sh0.o "kabi: cannot read 'sh0.o': no section headers (e_shnum is 0)"
+}
+
+@test "kabi bad input: more than 65535 sections (extended numbering) is read" {
+	(cd "$TOP" && gcc -g -S tests/fixtures/kabi-diff/enums.c -o "$T/many.s")
+	awk 'BEGIN { for (i = 0; i < 66000; i++) printf ".section .s%d,\"a\"\n.byte 1\n", i }' >>many.s
+	gcc -c many.s -o many.o
+	run -0 readelf -hW many.o
+	assert_line "  Number of section headers:         0 (66019)"
+	run -0 "$KABI" diff good.o many.o
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 4 unchanged, 0 suppressed"
+}
+
+@test "kabi bad input: zlib-compressed debug sections read like plain ones" {
+	objcopy --compress-debug-sections=zlib good.o zlib.o
+	run -0 "$KABI" diff good.o zlib.o
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 4 unchanged, 0 suppressed"
+}
+
+@test "kabi bad input: zstd-compressed debug sections are refused by name" {
+	objcopy --compress-debug-sections=zstd good.o zstd.o
+	bad zstd.o "kabi: cannot read 'zstd.o': section '.debug_info' is compressed with zstd, which this libelf cannot read (zlib only)"
+}
+
+# bad_dwarf CASE: tests/fixtures/kabi-bad/dwarf.S built for one case
+bad_dwarf() {
+	(cd "$TOP" && gcc -c -DCASE="CASE_$1" tests/fixtures/kabi-bad/dwarf.S -o "$T/$1.o")
+}
+
+@test "kabi bad input: a typedef of itself is a cycle, not a hang" {
+	bad_dwarf SELF
+	bad SELF.o "kabi: cannot read 'SELF.o': type reference cycle or nesting deeper than 256 at DIE 0x1b"
+}
+
+@test "kabi bad input: two typedefs naming each other are a cycle" {
+	bad_dwarf LOOP
+	bad LOOP.o "kabi: cannot read 'LOOP.o': type reference cycle or nesting deeper than 256 at DIE 0x24"
+}
+
+@test "kabi bad input: a struct recursive through a typedef'd pointer is fine" {
+	bad_dwarf LIST
+	run -0 "$KABI" dump LIST.o
+	assert_output - <<'OUT'
+struct node size=16
+	member next offset=0 size=8 type="node_t *" resolved="struct node *"
+	member value offset=8 size=4 type="int32"
+typedef node_t chain="struct node" resolved="struct node"
+OUT
+}
+
+@test "kabi bad input: a type reference outside its unit" {
+	bad_dwarf OUTSIDE
+	bad OUTSIDE.o "kabi: cannot read 'OUTSIDE.o': dwarf_formref_die: invalid DWARF"
+}
+
+@test "kabi bad input: DW_AT_byte_size past 63 bits" {
+	bad_dwarf HUGE
+	bad HUGE.o "kabi: cannot read 'HUGE.o': DW_AT_byte_size 18446744073709551615 too large at DIE 0x1b"
+}
+
+@test "kabi bad input: DW_AT_byte_size 0 is an empty struct" {
+	bad_dwarf EMPTY
+	run -0 "$KABI" dump EMPTY.o
+	assert_output "struct empty size=0"
+}
+
+@test "kabi bad input: an attribute of unknown form" {
+	bad_dwarf FORM
+	bad FORM.o "kabi: cannot read 'FORM.o': dwarf_siblingof: invalid DWARF"
+}

@@ -11,6 +11,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <elfutils/version.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -45,6 +46,7 @@ struct reader {
 	bool big_endian;
 	bool failed;
 	uint64_t info_size;	/* .debug_info bytes, 0 if compressed */
+	bool debug_relocs;	/* ET_REL with relocations for .debug_* */
 	/* per CU */
 	Dwarf_Die cudie;
 	uint8_t addr_size;
@@ -115,6 +117,19 @@ static int attr_udata(struct reader *r, Dwarf_Die *die, unsigned at,
 		return -1;
 	}
 	return 1;
+}
+
+/* DW_AT_byte_size, which must fit the model's signed sizes; 1, 0, -1 */
+static int attr_size(struct reader *r, Dwarf_Die *die, Dwarf_Word *out)
+{
+	int rc = attr_udata(r, die, DW_AT_byte_size, out);
+
+	if (rc == 1 && *out > (Dwarf_Word)INT64_MAX / 8) {
+		rd_fail(r, "DW_AT_byte_size %" PRIu64 " too large at DIE 0x%" PRIx64,
+			(uint64_t)*out, (uint64_t)dwarf_dieoffset(die));
+		return -1;
+	}
+	return rc;
 }
 
 static int attr_flag(Dwarf_Die *die, unsigned at)
@@ -351,7 +366,7 @@ static int64_t array_size(struct reader *r, Dwarf_Die *die)
 	Dwarf_Word v;
 	int rc;
 
-	if (attr_udata(r, die, DW_AT_byte_size, &v) == 1)
+	if (attr_size(r, die, &v) == 1)
 		return (int64_t)v;
 	if (attr_type(r, die, &elem) != 1)
 		return SIZE_UNKNOWN;
@@ -396,7 +411,7 @@ static int64_t type_size(struct reader *r, Dwarf_Die *die)
 		case DW_TAG_pointer_type:
 		case DW_TAG_reference_type:
 		case DW_TAG_rvalue_reference_type:
-			if (attr_udata(r, &t, DW_AT_byte_size, &v) == 1)
+			if (attr_size(r, &t, &v) == 1)
 				return (int64_t)v;
 			return r->addr_size;
 		case DW_TAG_array_type:
@@ -414,7 +429,7 @@ static int64_t type_size(struct reader *r, Dwarf_Die *die)
 		case DW_TAG_subroutine_type:
 			return SIZE_UNKNOWN;
 		default:
-			if (attr_udata(r, &t, DW_AT_byte_size, &v) == 1)
+			if (attr_size(r, &t, &v) == 1)
 				return (int64_t)v;
 			if (dwarf_tag(&t) == DW_TAG_enumeration_type &&
 			    attr_type(r, &t, &t) == 1)
@@ -435,7 +450,7 @@ static const char *base_name(struct reader *r, Dwarf_Die *die, struct sb *out)
 	unsigned bits;
 
 	attr_udata(r, die, DW_AT_encoding, &enc);
-	attr_udata(r, die, DW_AT_byte_size, &size);
+	attr_size(r, die, &size);
 	bits = (unsigned)size * 8;
 	/* Spelled from encoding and size, so "long unsigned int" (GCC) and
 	 * "unsigned long" (Clang) are one type. */
@@ -909,7 +924,7 @@ static void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
 	sb_add(&full, name);
 	parent_name = intern(r, sb_str(&full));
 	sb_add2(&path, name, ".");
-	if (attr_udata(r, die, DW_AT_byte_size, &v) == 1)
+	if (attr_size(r, die, &v) == 1)
 		t.size = (int64_t)v;
 	if (attr_udata(r, die, DW_AT_alignment, &v) == 1)
 		t.align = (int64_t)v;
@@ -942,7 +957,7 @@ static void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
 				 * bit offset counted from its most significant
 				 * bit; the storage unit is DW_AT_byte_size or
 				 * the member type's size. */
-				if (attr_udata(r, &c, DW_AT_byte_size, &storage) != 1) {
+				if (attr_size(r, &c, &storage) != 1) {
 					int64_t s = -1;
 
 					if (attr_type(r, &c, &mt) == 1)
@@ -1023,7 +1038,7 @@ static void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
 	int rc, pass;
 	bool known = false;
 
-	if (attr_udata(r, die, DW_AT_byte_size, &v) == 1)
+	if (attr_size(r, die, &v) == 1)
 		t.size = (int64_t)v;
 	get_decl(r, die, &t);
 	if (attr_type(r, die, &ut) == 1) {
@@ -1421,6 +1436,10 @@ static int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
 		rd_fail(r, "elf_getshdrnum: %s", elf_errmsg(-1));
 		return -1;
 	}
+	if (shnum == 0) {
+		rd_fail(r, "no section headers (e_shnum is 0)");
+		return -1;
+	}
 	if (shnum > ((uint64_t)fsize - eh.e_shoff) / (eh.e_shentsize ? eh.e_shentsize : 1)) {
 		rd_fail(r, "section header table past the end of the file (truncated?)");
 		return -1;
@@ -1449,10 +1468,28 @@ static int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
 				name);
 			return -1;
 		}
+		if (strncmp(name, ".debug_", 7) == 0 && (sh.sh_flags & SHF_COMPRESSED)) {
+			GElf_Chdr ch;
+
+			if (!gelf_getchdr(scn, &ch)) {
+				rd_fail(r, "gelf_getchdr: %s", elf_errmsg(-1));
+				return -1;
+			}
+			/* elfutils reads zstd (ch_type 2) from 0.191 on */
+			if (ch.ch_type != ELFCOMPRESS_ZLIB &&
+			    (ch.ch_type != 2 || _ELFUTILS_VERSION < 191)) {
+				rd_fail(r, "section '%s' is compressed with %s, which this libelf cannot read (zlib only)",
+					name, ch.ch_type == 2 ? "zstd" : "an unknown method");
+				return -1;
+			}
+		}
 		if (strncmp(name, ".debug_", 7) == 0 && sh.sh_type == SHT_NOBITS) {
 			rd_fail(r, "section '%s' has no contents (SHT_NOBITS)", name);
 			return -1;
 		}
+		if (strncmp(name, ".rela.debug_", 12) == 0 ||
+		    strncmp(name, ".rel.debug_", 11) == 0)
+			r->debug_relocs = true;
 		if (strcmp(name, ".debug_info") == 0) {
 			has_info = true;
 			r->info_size = sh.sh_flags & SHF_COMPRESSED ? 0 : sh.sh_size;
@@ -1533,7 +1570,7 @@ int read_file(struct model *m, const char *path, const struct read_opts *o,
 	if (check_elf(&r, elf, st.st_size, &is_rel) != 0)
 		goto end_elf;
 
-	if (is_rel) {
+	if (is_rel && r.debug_relocs) {
 		/* libdw leaves ET_REL relocations unapplied; libdwfl does. */
 		Dwfl_Module *mod;
 		Dwarf_Addr bias;
@@ -1570,7 +1607,7 @@ int read_file(struct model *m, const char *path, const struct read_opts *o,
 	free(r.done);
 	free(r.anon_enums);
 
-	if (!is_rel)
+	if (!dwfl)
 		dwarf_end(dw);
 end_dwfl:
 	dwfl_end(dwfl);
