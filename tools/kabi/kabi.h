@@ -29,6 +29,7 @@ enum {
 
 /* Limits against pathological input; see Documentation/kabi.rst. */
 #define KABI_MAX_TYPE_DEPTH 256	/* nesting of one type reference chain */
+#define KABI_MAX_NAME_STEPS (1 << 20)	/* DIEs visited to spell one type */
 
 /* ---- util.c ---------------------------------------------------------- */
 

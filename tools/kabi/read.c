@@ -66,6 +66,9 @@ struct reader {
 	Dwarf_Off active[KABI_MAX_TYPE_DEPTH];
 	unsigned nactive;
 	unsigned depth;
+	/* the DIEs being spelled, outermost first, and the work so far */
+	Dwarf_Off spelling[KABI_MAX_TYPE_DEPTH + 1];
+	unsigned long steps;
 };
 
 static void rd_fail(struct reader *r, const char *fmt, ...)
@@ -643,7 +646,7 @@ static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 			struct sb *out, bool *ctx_used, unsigned q0)
 {
 	Dwarf_Die t = *die, next;
-	unsigned quals = q0;
+	unsigned quals = q0, qhops = 0;
 	struct sb tmp, head;
 	const char *name;
 	int tag, rc;
@@ -655,6 +658,29 @@ static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 			KABI_MAX_TYPE_DEPTH, (uint64_t)dwarf_dieoffset(die));
 		r->depth--;
 		return;
+	}
+	/* A DIE inside its own spelling is a cycle no C type has; shared
+	 * function and pointer types could still make the spelling grow
+	 * exponentially, hence the step budget. */
+	{
+		Dwarf_Off off = dwarf_dieoffset(die);
+		unsigned i;
+
+		for (i = 0; i + 1 < r->depth; i++) {
+			if (r->spelling[i] == off) {
+				rd_fail(r, "type reference cycle at DIE 0x%" PRIx64,
+					(uint64_t)off);
+				r->depth--;
+				return;
+			}
+		}
+		r->spelling[r->depth - 1] = off;
+		if (++r->steps > KABI_MAX_NAME_STEPS) {
+			rd_fail(r, "type at DIE 0x%" PRIx64 " takes more than %d steps to spell",
+				(uint64_t)r->spelling[0], KABI_MAX_NAME_STEPS);
+			r->depth--;
+			return;
+		}
 	}
 	sb_init(&tmp);
 	sb_init(&head);
@@ -680,8 +706,11 @@ static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 			join(out, sb_str(&head), inner);
 			goto out;
 		}
-		if (r->depth + quals > KABI_MAX_TYPE_DEPTH)
-			break;
+		if (++qhops > KABI_MAX_TYPE_DEPTH) {
+			rd_fail(r, "type reference cycle through qualifiers at DIE 0x%" PRIx64,
+				(uint64_t)dwarf_dieoffset(die));
+			goto out;
+		}
 	}
 
 	switch (tag) {
@@ -851,6 +880,8 @@ static const char *type_name(struct reader *r, Dwarf_Die *die,
 
 	if (e->str[mode])
 		return e->str[mode];
+	if (r->depth == 0)
+		r->steps = 0;
 	sb_init(&out);
 	type_decl(r, die, mode, ctx, "", &out, &ctx_used);
 	s = intern(r, sb_str(&out));
