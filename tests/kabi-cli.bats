@@ -125,3 +125,10 @@ struct holder at tests/fixtures/kabi-diff/enums.c:22
 summary: 0 changed (0 incompatible), 0 only in old, 1 only in new, 0 unchanged, 0 suppressed
 OUT
 }
+
+@test "kabi cli: --threads takes a positive number" {
+	run -2 --separate-stderr "$KABI" dump --threads 0 x.o
+	[ "$stderr" = "kabi: dump: --threads takes a number from 1 to 1024, not '0'" ]
+	run -2 --separate-stderr "$KABI" diff --threads two a.o b.o
+	[ "$stderr" = "kabi: diff: --threads takes a number from 1 to 1024, not 'two'" ]
+}

@@ -67,3 +67,14 @@ pahole_names() {
 	run -0 comm -12 "$BATS_TEST_TMPDIR/only" "$BATS_TEST_TMPDIR/clang"
 	assert_output ""
 }
+
+@test "kabi kernel: output does not depend on the number of threads" {
+	"$KABI" dump --threads 1 "$CLANG_VM" >"$BATS_TEST_TMPDIR/1"
+	"$KABI" dump --threads 4 "$CLANG_VM" >"$BATS_TEST_TMPDIR/4"
+	run -0 cmp "$BATS_TEST_TMPDIR/1" "$BATS_TEST_TMPDIR/4"
+	assert_output ""
+	"$KABI" diff --threads 1 --json "$GCC_VM" "$CLANG_VM" >"$BATS_TEST_TMPDIR/d1" || :
+	"$KABI" diff --threads 3 --json "$GCC_VM" "$CLANG_VM" >"$BATS_TEST_TMPDIR/d3" || :
+	run -0 cmp "$BATS_TEST_TMPDIR/d1" "$BATS_TEST_TMPDIR/d3"
+	assert_output ""
+}

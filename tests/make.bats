@@ -12,7 +12,7 @@ setup() {
 	run -0 make -C "$TOP" --no-print-directory O="$T/out" all
 	assert_line "  LD      $T/out/kabi"
 	[ -x "$T/out/kabi" ]
-	run -0 git -C "$TOP" status --porcelain --ignored=matching -- tools
+	run -0 git -C "$TOP" ls-files --others -- tools
 	assert_output ""
 }
 

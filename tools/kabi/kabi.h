@@ -160,6 +160,7 @@ int64_t enum_value_signed(uint64_t v);
 struct read_opts {
 	const char **roots;	/* path prefixes to strip from decl_file */
 	size_t nroots;
+	size_t threads;		/* per input; 0 or 1: read on the caller's */
 };
 
 /* Read every named type of PATH into M.  On failure set *ERR to the one

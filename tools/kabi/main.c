@@ -24,6 +24,7 @@ struct opts {
 	bool json;
 	bool only_layout;
 	bool help;
+	int threads;		/* 0: one per CPU */
 	const char *output;
 	const char *supp_path;
 	struct filter filter;
@@ -49,19 +50,20 @@ static int cmd_help(struct opts *o);
 static const struct cmd cmds[] = {
 	{ "dump", cmd_dump,
 	  "usage: kabi dump [--json] [--root DIR]... [--type NAME]... [--kind KIND]\n"
-	  "                 [-o FILE] FILE...\n"
+	  "                 [--threads N] [-o FILE] FILE...\n"
 	  "Print every named struct, union, enum and typedef in the DWARF of the\n"
 	  "FILEs (vmlinux, .o, .ko), sorted and deduplicated.\n"
 	  "  --json         print JSON instead of text\n"
 	  "  --root DIR     make declaration paths relative to DIR (repeatable)\n"
 	  "  --type NAME    only this type: \"foo\" or \"struct foo\" (repeatable)\n"
 	  "  --kind KIND    only struct, union, enum or typedef (repeatable)\n"
+	  "  --threads N    read on N threads (default: one per CPU)\n"
 	  "  -o FILE        write to FILE (atomically) instead of standard output\n",
-	  1, -1, "json root type kind output" },
+	  1, -1, "json root type kind threads output" },
 	{ "diff", cmd_diff,
 	  "usage: kabi diff [--json] [--only-layout] [--suppressions FILE]\n"
 	  "                 [--root DIR]... [--type NAME]... [--kind KIND] [-o FILE]\n"
-	  "                 OLD NEW\n"
+	  "                 [--threads N] OLD NEW\n"
 	  "Compare the types of two builds and report layout changes.\n"
 	  "  --json               print JSON instead of text\n"
 	  "  --only-layout        ignore changes that only touch typedef names\n"
@@ -69,9 +71,10 @@ static const struct cmd cmds[] = {
 	  "  --root DIR           make declaration paths relative to DIR (repeatable)\n"
 	  "  --type NAME          only this type: \"foo\" or \"struct foo\" (repeatable)\n"
 	  "  --kind KIND          only struct, union, enum or typedef (repeatable)\n"
+	  "  --threads N          read on N threads (default: one per CPU)\n"
 	  "  -o FILE              write to FILE (atomically) instead of standard output\n"
 	  "Exit status: 0 identical, bits 1 error, 2 usage, 4 changes, 8 incompatible.\n",
-	  2, 2, "json only-layout suppressions root type kind output" },
+	  2, 2, "json only-layout suppressions root type kind threads output" },
 	{ "help", cmd_help,
 	  "usage: kabi help [VERB]\n", 0, 1, "" },
 };
@@ -185,7 +188,7 @@ static int out_close(struct out *o, bool failed)
 /* Inputs are read on up to one thread per CPU, each into its own model
  * with its own libelf/libdw handles; nothing is shared but the queue. */
 struct loader {
-	const struct opts *o;
+	struct read_opts ro;
 	char **files;
 	struct model **models;
 	char **errs;
@@ -206,7 +209,7 @@ static void *load_worker(void *arg)
 		if (i >= l->n)
 			return NULL;
 		l->models[i] = model_new();
-		if (read_file(l->models[i], l->files[i], &l->o->read, &l->errs[i]) != 0) {
+		if (read_file(l->models[i], l->files[i], &l->ro, &l->errs[i]) != 0) {
 			model_free(l->models[i]);
 			l->models[i] = NULL;
 		}
@@ -217,9 +220,12 @@ static void *load_worker(void *arg)
  * the order of the inputs. */
 static struct model **load_all(const struct opts *o, char **files, int n)
 {
-	struct loader l = { .o = o, .files = files, .n = n };
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct loader l = { .ro = o->read, .files = files, .n = n };
+	long cpus = o->threads ? o->threads : sysconf(_SC_NPROCESSORS_ONLN);
 	int nthreads = cpus < 1 ? 1 : cpus > n ? n : (int)cpus, i, started = 0;
+
+	/* the CPUs left over per input split large inputs by unit */
+	l.ro.threads = cpus > n ? (size_t)(cpus / n) : 1;
 	pthread_t *tids = xcalloc((size_t)nthreads, sizeof(*tids));
 	bool failed = false;
 
@@ -335,7 +341,8 @@ free_models:
 
 /* ---- options --------------------------------------------------------- */
 
-enum { OPT_JSON = 256, OPT_ONLY_LAYOUT, OPT_SUPP, OPT_ROOT, OPT_TYPE, OPT_KIND };
+enum { OPT_JSON = 256, OPT_ONLY_LAYOUT, OPT_SUPP, OPT_ROOT, OPT_TYPE, OPT_KIND,
+       OPT_THREADS };
 
 static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
@@ -344,6 +351,7 @@ static const struct option long_opts[] = {
 	{ "root", required_argument, NULL, OPT_ROOT },
 	{ "type", required_argument, NULL, OPT_TYPE },
 	{ "kind", required_argument, NULL, OPT_KIND },
+	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -434,6 +442,18 @@ static int parse_opts(const struct cmd *cmd, int argc, char **argv,
 			}
 			o->filter.kinds |= 1u << k;
 			break;
+		case OPT_THREADS: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*optarg == '\0' || *end || v < 1 || v > 1024) {
+				kabi_err("%s: --threads takes a number from 1 to 1024, not '%s'",
+					 cmd->name, optarg);
+				return KABI_EXIT_USAGE;
+			}
+			o->threads = (int)v;
+			break;
+		}
 		case 'o':
 			o->output = optarg;
 			break;

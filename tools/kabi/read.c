@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -47,6 +48,8 @@ struct reader {
 	bool failed;
 	uint64_t info_size;	/* .debug_info bytes, 0 if compressed */
 	bool debug_relocs;	/* ET_REL with relocations for .debug_* */
+	size_t unit;		/* index of the unit being read */
+	size_t fail_unit;	/* where the failure was, to pick one */
 	/* per CU */
 	Dwarf_Die cudie;
 	uint8_t addr_size;
@@ -82,6 +85,7 @@ static void rd_fail(struct reader *r, const char *fmt, ...)
 	if (r->failed)
 		return;
 	r->failed = true;
+	r->fail_unit = r->unit;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -1373,16 +1377,15 @@ static int check_units(struct reader *r, Dwarf *dw)
 	return 0;
 }
 
-static void read_dwarf(struct reader *r, Dwarf *dw)
+/* Read the units whose index is SLOT modulo STRIDE. */
+static void read_dwarf(struct reader *r, Dwarf *dw, size_t stride, size_t slot)
 {
 	Dwarf_CU *cu = NULL, *next;
 	Dwarf_Half version;
 	uint8_t unit_type;
 	Dwarf_Die cudie, subdie;
+	size_t idx = 0;
 	int rc;
-
-	if (check_units(r, dw) != 0)
-		return;
 
 	while (!r->failed &&
 	       (rc = dwarf_get_units(dw, cu, &next, &version, &unit_type,
@@ -1390,6 +1393,9 @@ static void read_dwarf(struct reader *r, Dwarf *dw)
 		uint8_t asz = 0, osz = 0;
 
 		cu = next;
+		r->unit = idx;
+		if (idx++ % stride != slot)
+			continue;
 		if (version < 2 || version > 5) {
 			rd_fail(r, "unsupported DWARF version %u", version);
 			return;
@@ -1556,95 +1562,195 @@ static int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
 	return 0;
 }
 
-int read_file(struct model *m, const char *path, const struct read_opts *o,
-	      char **err)
-{
-	struct reader r = { .path = path, .opts = o, .model = m, .err = err };
-	struct stat st;
-	Elf *elf = NULL;
-	Dwarf *dw = NULL;
-	Dwfl *dwfl = NULL;
-	bool is_rel = false;
+/* One open input: libelf and libdw (or libdwfl) handles of its own. */
+struct handle {
 	int fd;
+	Elf *elf;
+	Dwfl *dwfl;
+	Dwarf *dw;
+};
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+static void handle_close(struct handle *h)
+{
+	if (h->dw && !h->dwfl)
+		dwarf_end(h->dw);
+	dwfl_end(h->dwfl);
+	elf_end(h->elf);
+	if (h->fd >= 0)
+		close(h->fd);
+}
+
+/* Open and check PATH; 0, or -1 after rd_fail (H is closed then). */
+static int handle_open(struct reader *r, const char *path, struct handle *h)
+{
+	struct stat st;
+	bool is_rel = false;
+
+	memset(h, 0, sizeof(*h));
+	h->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (h->fd < 0) {
 		struct sb b;
 
 		sb_init(&b);
 		sb_add2(&b, "cannot open '", path);
 		sb_add2(&b, "': ", strerror(errno));
-		*err = b.buf;
+		*r->err = b.buf;
+		r->failed = true;
 		return -1;
 	}
-	if (fstat(fd, &st) != 0) {
-		rd_fail(&r, "fstat: %s", strerror(errno));
-		goto close_fd;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		rd_fail(&r, "is a directory");
-		goto close_fd;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		rd_fail(&r, "not a regular file");
-		goto close_fd;
-	}
-	if (st.st_size == 0) {
-		rd_fail(&r, "empty file");
-		goto close_fd;
-	}
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf) {
-		rd_fail(&r, "elf_begin: %s", elf_errmsg(-1));
-		goto close_fd;
-	}
-	if (check_elf(&r, elf, st.st_size, &is_rel) != 0)
-		goto end_elf;
+	if (fstat(h->fd, &st) != 0)
+		rd_fail(r, "fstat: %s", strerror(errno));
+	else if (S_ISDIR(st.st_mode))
+		rd_fail(r, "is a directory");
+	else if (!S_ISREG(st.st_mode))
+		rd_fail(r, "not a regular file");
+	else if (st.st_size == 0)
+		rd_fail(r, "empty file");
+	else if (!(h->elf = elf_begin(h->fd, ELF_C_READ_MMAP, NULL)))
+		rd_fail(r, "elf_begin: %s", elf_errmsg(-1));
+	if (r->failed || check_elf(r, h->elf, st.st_size, &is_rel) != 0)
+		goto fail;
 
-	if (is_rel && r.debug_relocs) {
+	if (is_rel && r->debug_relocs) {
 		/* libdw leaves ET_REL relocations unapplied; libdwfl does. */
 		Dwfl_Module *mod;
 		Dwarf_Addr bias;
-		int dfd = dup(fd);
+		int dfd = dup(h->fd);
 
-		dwfl = dwfl_begin(&offline_callbacks);
-		if (!dwfl || dfd < 0) {
+		h->dwfl = dwfl_begin(&offline_callbacks);
+		if (!h->dwfl || dfd < 0) {
 			if (dfd >= 0)
 				close(dfd);
-			rd_fail(&r, "dwfl_begin: %s", dwfl_errmsg(-1));
-			goto end_elf;
+			rd_fail(r, "dwfl_begin: %s", dwfl_errmsg(-1));
+			goto fail;
 		}
-		mod = dwfl_report_offline(dwfl, path, path, dfd);
-		if (!mod || dwfl_report_end(dwfl, NULL, NULL) != 0) {
-			rd_fail(&r, "dwfl_report_offline: %s", dwfl_errmsg(-1));
-			goto end_dwfl;
+		mod = dwfl_report_offline(h->dwfl, path, path, dfd);
+		if (!mod || dwfl_report_end(h->dwfl, NULL, NULL) != 0) {
+			rd_fail(r, "dwfl_report_offline: %s", dwfl_errmsg(-1));
+			goto fail;
 		}
-		dw = dwfl_module_getdwarf(mod, &bias);
-		if (!dw) {
-			rd_fail(&r, "dwfl_module_getdwarf: %s", dwfl_errmsg(-1));
-			goto end_dwfl;
+		h->dw = dwfl_module_getdwarf(mod, &bias);
+		if (!h->dw) {
+			rd_fail(r, "dwfl_module_getdwarf: %s", dwfl_errmsg(-1));
+			goto fail;
 		}
 	} else {
-		dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
-		if (!dw) {
-			rd_dwfail(&r, "dwarf_begin_elf");
-			goto end_elf;
+		h->dw = dwarf_begin_elf(h->elf, DWARF_C_READ, NULL);
+		if (!h->dw) {
+			rd_dwfail(r, "dwarf_begin_elf");
+			goto fail;
 		}
 	}
+	return 0;
+fail:
+	handle_close(h);
+	return -1;
+}
 
-	read_dwarf(&r, dw);
-	free(r.file_names);
-	free(r.memo);
-	free(r.done);
-	free(r.anon_enums);
+static void reader_release(struct reader *r)
+{
+	free(r->file_names);
+	free(r->memo);
+	free(r->done);
+	free(r->anon_enums);
+}
 
-	if (!dwfl)
-		dwarf_end(dw);
-end_dwfl:
-	dwfl_end(dwfl);
-end_elf:
-	elf_end(elf);
-close_fd:
-	close(fd);
+/* A helper thread: the units of one slot, into a model of its own. */
+struct slot {
+	struct reader r;
+	char *err;
+	size_t stride, index;
+	pthread_t tid;
+	bool started;
+};
+
+static void *slot_main(void *arg)
+{
+	struct slot *s = arg;
+	struct handle h;
+
+	if (handle_open(&s->r, s->r.path, &h) != 0)
+		return NULL;
+	read_dwarf(&s->r, h.dw, s->stride, s->index);
+	reader_release(&s->r);
+	handle_close(&h);
+	return NULL;
+}
+
+static size_t count_units(Dwarf *dw)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize, n = 0;
+
+	while (dwarf_next_unit(dw, off, &next, &hsize, NULL, NULL, NULL, NULL,
+			       NULL, NULL) == 0) {
+		off = next;
+		n++;
+	}
+	return n;
+}
+
+int read_file(struct model *m, const char *path, const struct read_opts *o,
+	      char **err)
+{
+	struct reader r = { .path = path, .opts = o, .model = m, .err = err };
+	struct slot *slots = NULL;
+	size_t nslots = 1, i;
+	struct reader *first;
+	struct handle h;
+
+	if (handle_open(&r, path, &h) != 0)
+		return -1;
+	if (check_units(&r, h.dw) != 0)
+		goto out;
+	/* Large inputs are split by unit across threads, each with its own
+	 * handles, since libdw handles are not shared between threads. */
+	if (o->threads > 1) {
+		nslots = count_units(h.dw) / 64 + 1;
+		if (nslots > o->threads)
+			nslots = o->threads;
+	}
+	if (nslots > 1) {
+		slots = xcalloc(nslots, sizeof(*slots));
+		for (i = 1; i < nslots; i++) {
+			struct slot *s = &slots[i];
+
+			s->r = (struct reader){ .path = path, .opts = o,
+						.model = model_new(), .err = &s->err };
+			s->stride = nslots;
+			s->index = i;
+			s->started = pthread_create(&s->tid, NULL, slot_main, s) == 0;
+			if (!s->started)
+				slot_main(s);	/* no thread: same work, here */
+		}
+	}
+	read_dwarf(&r, h.dw, nslots, 0);
+	reader_release(&r);
+
+	/* join, keep the failure of the earliest unit, merge the rest */
+	first = r.failed ? &r : NULL;
+	for (i = 1; i < nslots; i++) {
+		struct slot *s = &slots[i];
+
+		if (s->started)
+			pthread_join(s->tid, NULL);
+		if (s->r.failed && (!first || s->r.fail_unit < first->fail_unit))
+			first = &s->r;
+	}
+	if (first && first != &r) {
+		free(*err);
+		*err = *first->err;
+		*first->err = NULL;
+		r.failed = true;
+	}
+	for (i = 1; i < nslots; i++) {
+		if (!r.failed)
+			model_merge(m, slots[i].r.model);
+		model_free(slots[i].r.model);
+		free(slots[i].err);
+	}
+	free(slots);
+out:
+	handle_close(&h);
 	return r.failed ? -1 : 0;
 }
