@@ -100,6 +100,11 @@ parity: deps-check
 fuzz: deps-check
 	$(Q)scripts/fuzz.sh -o $(O)
 
+# No-op rebuild of the tiny clang kernel, stock Kbuild against the overlay.
+.PHONY: bench-probes
+bench-probes: deps-check
+	$(Q)scripts/bench-probes.sh -o $(O)
+
 install: $(kabi)
 	$(Q)install -D -m 0755 $(kabi) $(DESTDIR)$(PREFIX)/bin/kabi
 	$(Q)install -D -m 0644 Documentation/kabi.1 $(DESTDIR)$(PREFIX)/share/man/man1/kabi.1
@@ -113,6 +118,7 @@ help:
 	@echo '  parity    build the default kernel with GCC and Clang and diff layouts'
 	@echo '  check     install test dependencies and run every test'
 	@echo '  fuzz      fuzz kabi with libFuzzer, FUZZ_TIME seconds per harness'
+	@echo '  bench-probes  no-op kernel rebuild, stock Kbuild probes against the overlay'
 	@echo '  install   install kabi under $$(DESTDIR)$$(PREFIX)'
 	@echo '  clean     remove tool builds (kernel builds under $$(O)/kernel stay)'
 	@echo 'Settings: O=DIR V=1 CC=gcc|clang SANITIZE=1 PREFIX= DESTDIR='

@@ -1,0 +1,157 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The overlay's probe cache: keyed by the real compiler, atomic under many
+# writers, distrustful of what it reads, and owned by the build tree's owner.
+
+load kbuild-helpers
+
+FIX="$BATS_TEST_DIRNAME/fixtures/kbuild"
+
+setup_file() {
+	kbuild_setup_file
+}
+
+setup() {
+	T="$BATS_TEST_TMPDIR"
+	OUT="$T/out"
+	mkdir -p "$OUT" "$T/bin"
+	printf '%s\n' 'cc-option|-finline-limit=100' 'cc-option|-fuse-ld=bogus' \
+		'cc-disable-warning|bogus-warning' >"$T/q"
+}
+
+# ask_cc CC [MAKE-ARGS...]: the questions in $T/q, asked of CC through the
+# overlay with the cache and audit log in $OUT
+ask_cc() {
+	local cc="$1"
+
+	shift
+	(cd "$T" && env -u MAKEFLAGS -u MAKELEVEL make -s -f "$FIX/probe.mk" srctree="$KSRC_DIR" \
+		CC="$cc" LD=ld QUESTIONS="$T/q" MAKEFILES="$TOP/kbuild/overlay.mk" \
+		KPARITY_OUT="$OUT" KPARITY_AUDIT=1 "$@")
+}
+
+# audit_sources: the cached/live column of the audit log, one a line
+audit_sources() {
+	cut -f 6 "$OUT/.kparity/audit.log"
+}
+
+@test "probe cache: a second run answers from the cache" {
+	run -0 ask_cc gcc
+	assert_output "$(printf '%s\n' y n n)"
+	run -0 ask_cc gcc
+	assert_output "$(printf '%s\n' y n n)"
+	run -0 audit_sources
+	assert_output "$(printf '%s\n' live live live cached cached cached)"
+	run -0 cache_entries "$OUT/.kparity/probes"
+	assert_equal "${#lines[@]}" 3
+}
+
+@test "probe cache: swapping the compiler behind one name is not served stale answers" {
+	need_tool clang
+	ln -s "$(command -v gcc)" "$T/bin/cc"
+	run -0 ask_cc "$T/bin/cc"
+	assert_output "$(printf '%s\n' y n n)"
+	ln -sfn "$(command -v clang)" "$T/bin/cc"
+	run -0 ask_cc "$T/bin/cc"
+	assert_output "$(printf '%s\n' n n n)"
+	ln -sfn "$(command -v gcc)" "$T/bin/cc"
+	run -0 ask_cc "$T/bin/cc"
+	assert_output "$(printf '%s\n' y n n)"
+	run -0 audit_sources
+	assert_output "$(printf '%s\n' live live live live live live cached cached cached)"
+}
+
+@test "probe cache: a wrapper (ccache) is looked through to the compiler" {
+	need_tool ccache
+	run -0 ask_cc "ccache clang"
+	assert_output "$(printf '%s\n' n n n)"
+	run -0 ask_cc clang
+	assert_output "$(printf '%s\n' n n n)"
+	run -0 cut -f 3,6 "$OUT/.kparity/audit.log"
+	assert_output "$(printf 'clang-14.0.6\t%s\n' live live live cached cached cached)"
+}
+
+# parallel N: N makes at once sharing one cache; each one's answers in $T/par.K
+parallel() {
+	local k pids=""
+
+	for k in $(seq "$1"); do
+		ask_cc clang >"$T/par.$k" 2>&1 &
+		pids="$pids $!"
+	done
+	for k in $pids; do
+		wait "$k" || return 1
+	done
+}
+
+@test "probe cache: many makes writing one cache at once lose and corrupt nothing" {
+	need_tool clang
+	for q in -fno-common -fno-strict-aliasing -fbogus-one -fbogus-two -mno-sse -mthumb \
+		-Wl,--build-id -Wno-bogus -fwrapv -fno-PIE -mfpu=vfp -Wall; do
+		printf 'cc-option|%s\n' "$q" >>"$T/q"
+	done
+	run -0 parallel 12
+	for k in $(seq 12); do
+		run -0 cat "$T/par.$k"
+		assert_output "$(printf '%s\n' n n n y y n n y n y n y y n y)"
+	done
+	run -0 cache_entries "$OUT/.kparity/probes"
+	assert_equal "${#lines[@]}" 15
+	refute_output --partial .tmp.
+	# every entry is whole: a warm run answers from all of them
+	run -0 ask_cc clang
+	run -0 tail -n 15 "$OUT/.kparity/audit.log"
+	refute_output --partial live
+	run -0 audit_sources
+	assert_equal "${#lines[@]}" $((13 * 15))
+}
+
+@test "probe cache: garbage in an entry is ignored, reported with V=1, and replaced" {
+	run -0 ask_cc gcc KPARITY_AUDIT=0
+	for f in "$OUT"/.kparity/probes/*; do
+		case "$f" in */tool-*) continue ;; esac
+		printf 'all:\n\t$(shell touch %s/pwned)\n$(shell touch %s/pwned)\n' "$T" "$T" >"$f"
+	done
+	run -0 --separate-stderr ask_cc gcc KBUILD_VERBOSE=1
+	assert_output "$(printf '%s\n' y n n)"
+	assert_equal "$(printf '%s\n' "$stderr" | grep -c "kparity-probe: ignoring corrupt cache entry '$OUT/.kparity/probes/")" 3
+	assert [ ! -e "$T/pwned" ]
+	run -0 audit_sources
+	assert_output "$(printf '%s\n' live live live)"
+	run -0 ask_cc gcc
+	run -0 audit_sources
+	assert_output "$(printf '%s\n' live live live cached cached cached)"
+}
+
+@test "probe cache: an entry for another key with the right name is not trusted" {
+	run -0 ask_cc gcc KPARITY_AUDIT=0
+	for f in "$OUT"/.kparity/probes/*; do
+		case "$f" in */tool-*) continue ;; esac
+		sed -i 's/^answer ./answer y/; s/^option .*/option -fother/' "$f"
+	done
+	run -0 ask_cc gcc
+	assert_output "$(printf '%s\n' y n n)"
+	run -0 audit_sources
+	assert_output "$(printf '%s\n' live live live)"
+}
+
+@test "probe cache: KPARITY_CACHE=0 writes no cache" {
+	run -0 ask_cc gcc KPARITY_CACHE=0 KPARITY_AUDIT=0
+	assert_output "$(printf '%s\n' y n n)"
+	assert [ ! -e "$OUT/.kparity" ]
+}
+
+@test "probe cache: files belong to the build tree's owner, not to root" {
+	local want
+	want=$(id -u)
+	if [ "$want" = 0 ]; then
+		chown 65534:65534 "$OUT"
+		want=65534
+	fi
+	run -0 ask_cc gcc
+	run -0 find "$OUT/.kparity" ! -user "$want"
+	assert_output ""
+	run -0 find "$OUT/.kparity" -type f
+	assert_equal "${#lines[@]}" 5
+}

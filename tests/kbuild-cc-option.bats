@@ -1,0 +1,53 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The probe macros, stock 6.1 against the overlay, with gcc, clang-14 and
+# clang-19: every cell of the matrix is written down in
+# fixtures/kbuild/matrix.expected (KPARITY_BLESS=1 rewrites it for review).
+
+load kbuild-helpers
+
+FIX="$BATS_TEST_DIRNAME/fixtures/kbuild"
+
+setup_file() {
+	kbuild_setup_file
+}
+
+@test "probe macros: the matrix of answers, stock 6.1 and overlay" {
+	run -0 matrix "$FIX/questions"
+	expect_file "$FIX/matrix.expected"
+}
+
+@test "probe macros: with gcc the overlay gives stock Kbuild's exact results" {
+	run -0 ask gcc stock "$FIX/questions" RAW=1
+	local stock="$output"
+	assert_equal "${#lines[@]}" "$(wc -l <"$FIX/questions")"
+	run -0 ask gcc overlay "$FIX/questions" RAW=1 KPARITY_CACHE=0
+	assert_output "$stock"
+}
+
+@test "probe macros: stock 6.1 says clang-14 takes -fuse-ld=bogus, -mthumb and -z bogus; the overlay does not" {
+	printf '%s\n' 'cc-option|-fuse-ld=bogus' 'cc-option|-mthumb' 'ld-option|-z@bogus' >"$BATS_TEST_TMPDIR/q"
+	run -0 ask clang-14 stock "$BATS_TEST_TMPDIR/q"
+	assert_output "$(printf '%s\n' y y y)"
+	run -0 ask clang-14 overlay "$BATS_TEST_TMPDIR/q" KPARITY_CACHE=0
+	assert_output "$(printf '%s\n' n n n)"
+}
+
+@test "probe macros: the overlay leaves nothing in the kernel tree" {
+	touch "$BATS_TEST_TMPDIR/mark"
+	run -0 ask clang-19 overlay "$FIX/questions" KPARITY_OUT="$KSRC_DIR"
+	run -0 find "$KSRC_DIR" -newer "$BATS_TEST_TMPDIR/mark"
+	assert_output ""
+}
+
+@test "probe macros: a tree of unknown layout is refused" {
+	local fake="$BATS_TEST_TMPDIR/tree"
+	mkdir -p "$fake/scripts"
+	printf '# no probes here\n' >"$fake/scripts/Kbuild.include"
+	printf 'x := $(call cc-option,-O2)\nall:\n\t@echo "$(x)"\n' >"$BATS_TEST_TMPDIR/t.mk"
+	run -2 --separate-stderr make -s -C "$BATS_TEST_TMPDIR" -f t.mk srctree="$fake" CC=gcc \
+		MAKEFILES="$TOP/kbuild/overlay.mk"
+	assert_output ""
+	assert_equal "$stderr" "t.mk:1: *** kparity: unknown Kbuild layout in '$fake': neither scripts/Makefile.compiler nor cc-option in scripts/Kbuild.include.  Stop."
+}

@@ -1,0 +1,160 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The overlay hooked into the real 6.1 tree: its Kconfig menu through a real
+# olddefconfig, the Clang facts for trees without them, cross and M= use,
+# and the tiny x86_64 kernel built with clang through it.
+
+load kbuild-helpers
+
+FIX="$BATS_TEST_DIRNAME/fixtures/kbuild"
+
+setup_file() {
+	kbuild_setup_file
+	KOBJ="$BATS_FILE_TMPDIR/kconfig"
+	export KOBJ
+}
+
+setup() {
+	T="$BATS_TEST_TMPDIR"
+}
+
+# kmake OBJDIR ARGS...: make in the kernel tree with the overlay hooked in
+kmake() {
+	local objdir="$1"
+
+	shift
+	env -u MAKEFLAGS -u MAKELEVEL make -s -C "$KSRC_DIR" O="$objdir" ARCH=x86_64 \
+		MAKEFILES="$TOP/kbuild/overlay.mk" "$@"
+}
+
+# kparity_lines CONFIG: the kparity part of a .config
+kparity_lines() {
+	grep -e KPARITY -e 'kparity probe overlay' "$1"
+}
+
+@test "overlay Kconfig: olddefconfig adds the kparity menu and keeps a choice" {
+	mkdir -p "$KOBJ"
+	cp "$TOP/kconfig/fragments/x86_64.config" "$KOBJ/.config"
+	run -0 kmake "$KOBJ" olddefconfig
+	run -0 kparity_lines "$KOBJ/.config"
+	assert_output - <<'OUT'
+# kparity probe overlay
+CONFIG_KPARITY_OVERLAY=y
+CONFIG_KPARITY_PROBE_STRICT=y
+CONFIG_KPARITY_PROBE_CACHE=y
+# CONFIG_KPARITY_PROBE_AUDIT is not set
+# end of kparity probe overlay
+OUT
+	sed -i 's/^CONFIG_KPARITY_PROBE_CACHE=y/# CONFIG_KPARITY_PROBE_CACHE is not set/' "$KOBJ/.config"
+	printf 'CONFIG_KPARITY_PROBE_AUDIT=y\n' >>"$KOBJ/.config"
+	run -0 kmake "$KOBJ" olddefconfig
+	run -0 grep '^[^#]*KPARITY\|is not set' "$KOBJ/.config"
+	assert_line 'CONFIG_KPARITY_PROBE_AUDIT=y'
+	assert_line '# CONFIG_KPARITY_PROBE_CACHE is not set'
+	run -0 grep -c 'Kconfig.kparity' "$KOBJ/.kparity/Kconfig"
+	assert_output 1
+}
+
+@test "overlay Kconfig: listnewconfig names the kparity switches on an older .config" {
+	[ -x "$KOBJ/scripts/kconfig/conf" ] || kmake "$KOBJ" olddefconfig
+	grep -v KPARITY "$KOBJ/.config" >"$T/old.config"
+	run -0 kmake "$KOBJ" KCONFIG_CONFIG="$T/old.config" listnewconfig
+	assert_output - <<'OUT'
+CONFIG_KPARITY_PROBE_STRICT=y
+CONFIG_KPARITY_PROBE_CACHE=y
+CONFIG_KPARITY_PROBE_AUDIT=n
+OUT
+}
+
+@test "overlay Kconfig: 6.1 keeps its own Clang facts; none is defined twice" {
+	[ -x "$KOBJ/scripts/kconfig/conf" ] || kmake "$KOBJ" olddefconfig
+	run -0 grep -c '^CONFIG_CC_IS_CLANG\|^CONFIG_CLANG_VERSION\|^CONFIG_GCC_VERSION=' "$KOBJ/.config"
+	assert_output 2
+	run -0 grep -h '^source' "$KOBJ/.kparity/Kconfig"
+	refute_output --partial clang-facts
+}
+
+# old_tree CC LD [VAR=VALUE...]: run 6.1's conf on a tree whose init/Kconfig
+# has none of the Clang facts; print them from the resulting .config
+old_tree() {
+	local cc="$1" ld="$2" fake="$T/fake"
+
+	shift 2
+	mkdir -p "$fake/init"
+	printf 'config OLD_TREE\n\tdef_bool y\n' >"$fake/init/Kconfig"
+	printf 'mainmenu "old"\nsource "init/Kconfig"\nsource "%s/kconfig/Kconfig.kparity"\n' "$TOP" >"$fake/Kconfig"
+	(cd "$T" && env "$@" srctree="$fake" CC="$cc" LD="$ld" KCONFIG_CONFIG="$T/old.config" \
+		"$KOBJ/scripts/kconfig/conf" --olddefconfig "$fake/Kconfig" >/dev/null) || return
+	grep -e CLANG -e LLD -e LLVM "$T/old.config"
+}
+
+@test "overlay Kconfig: a tree without the Clang facts gets them, clang" {
+	[ -x "$KOBJ/scripts/kconfig/conf" ] || kmake "$KOBJ" olddefconfig
+	run -0 old_tree clang ld.lld LLVM_IAS=1
+	assert_output - <<'OUT'
+CONFIG_CC_IS_CLANG=y
+CONFIG_CLANG_VERSION=140006
+CONFIG_LD_IS_LLD=y
+CONFIG_AS_IS_LLVM=y
+OUT
+}
+
+@test "overlay Kconfig: a tree without the Clang facts gets them, gcc" {
+	[ -x "$KOBJ/scripts/kconfig/conf" ] || kmake "$KOBJ" olddefconfig
+	# n-valued symbols without a prompt are not written to .config
+	run -0 old_tree gcc ld LLVM_IAS=1
+	assert_output "CONFIG_CLANG_VERSION=0"
+}
+
+@test "overlay: cross ARCH=arm, gcc answers as stock, clang strictly" {
+	need_tool arm-linux-gnueabi-gcc
+	printf '%s\n' 'cc-option|-mthumb' 'cc-option|-mno-red-zone' 'cc-option|-mfpu=vfp' \
+		'as-option|-Wa,-mno-warn-deprecated' 'ld-option|--fix-cortex-a8' >"$T/q"
+	run -0 ask gcc stock "$T/q" SRCARCH=arm CC=arm-linux-gnueabi-gcc LD=arm-linux-gnueabi-ld \
+		LDEMULATION=-EL RAW=1
+	local stock="$output"
+	run -0 ask gcc overlay "$T/q" SRCARCH=arm CC=arm-linux-gnueabi-gcc LD=arm-linux-gnueabi-ld \
+		LDEMULATION=-EL RAW=1 KPARITY_CACHE=0
+	assert_output "$stock"
+	run -0 ask clang-14 stock "$T/q" SRCARCH=arm LDEMULATION=-EL
+	assert_output "$(printf '%s\n' y y y n y)"
+	run -0 ask clang-14 overlay "$T/q" SRCARCH=arm LDEMULATION=-EL KPARITY_CACHE=0
+	assert_output "$(printf '%s\n' y n y n y)"
+}
+
+@test "overlay: LLVM=DIR/ names the same clang as LLVM=-19" {
+	need_tool /usr/lib/llvm-19/bin/clang
+	printf '%s\n' 'cc-option|-mthumb' 'cc-option|-fno-common' >"$T/q"
+	run -0 ask clang-19 overlay "$T/q" CC=/usr/lib/llvm-19/bin/clang KPARITY_OUT="$T/a" KPARITY_AUDIT=1
+	assert_output "$(printf '%s\n' n y)"
+	run -0 ask clang-19 overlay "$T/q" KPARITY_OUT="$T/a" KPARITY_AUDIT=1
+	run -0 cut -f 3,4,6 "$T/a/.kparity/audit.log"
+	assert_output "$(printf 'clang-19.1.7\t%s\n' 'n	live' 'y	live' 'n	cached' 'y	cached')"
+}
+
+@test "overlay: an external module build (M=) keeps the cache in the module's directory" {
+	mkdir -p "$T/mod" "$T/obj"
+	printf '%s\n' 'cc-option|-fno-common' >"$T/q"
+	run -0 ask clang-14 overlay "$T/q" KBUILD_EXTMOD="$T/mod" abs_objtree="$T/obj"
+	assert_output y
+	run -0 find "$T/obj" "$T/mod" -type f -name 'tool-*'
+	assert_output --regexp "^$T/mod/.kparity/probes/tool-"
+}
+
+@test "overlay: the tiny x86_64 kernel builds with clang and matches the stock build's layout" {
+	local obj="$BUILD_DIR/overlay-test" ref="$BUILD_DIR/kernel/x86_64-clang"
+	[ -f "$ref/vmlinux" ] || "$TOP/scripts/kernel-build.sh" -o "$BUILD_DIR" -t x86_64 -c clang >/dev/null
+	mkdir -p "$obj"
+	[ -f "$obj/.config" ] || cp "$ref/.config" "$obj/.config"
+	touch "$T/mark"
+	run -0 kmake "$obj" LLVM=1 olddefconfig
+	run -0 kmake "$obj" LLVM=1 -j "$(nproc)"
+	assert [ -f "$obj/vmlinux" ]
+	run -0 find "$KSRC_DIR" -newer "$T/mark"
+	assert_output ""
+	run "$KABI" diff "$ref/vmlinux" "$obj/vmlinux"
+	assert [ $((status & 8)) -eq 0 ]
+	assert [ $((status & 3)) -eq 0 ]
+	assert_line --regexp '^summary: [0-9]+ changed \(0 incompatible\)'
+}
