@@ -96,6 +96,12 @@ parity: deps-check
 	$(Q)$(MAKE) --no-print-directory O=$(O) all
 	$(Q)scripts/parity.sh -o $(O)
 
+.PHONY: probes
+probes:
+	$(Q)scripts/deps.sh build check
+	$(Q)$(MAKE) --no-print-directory O=$(O) all
+	$(Q)scripts/probes.sh -o $(O)
+
 # Fuzz kabi's reading and diff paths (FUZZ_TIME seconds per harness).
 fuzz: deps-check
 	$(Q)scripts/fuzz.sh -o $(O)
@@ -116,6 +122,7 @@ help:
 	@echo 'Targets:'
 	@echo '  all       build the tools (kabi) into $$(O)'
 	@echo '  parity    build the default kernel with GCC and Clang and diff layouts'
+	@echo '  probes    run the compiler probes with every installed compiler and target'
 	@echo '  check     install test dependencies and run every test'
 	@echo '  fuzz      fuzz kabi with libFuzzer, FUZZ_TIME seconds per harness'
 	@echo '  bench-probes  no-op kernel rebuild, stock Kbuild probes against the overlay'
