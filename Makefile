@@ -9,6 +9,8 @@
 # CC=...     compiler for the tools (gcc or clang)
 # SANITIZE=1 build the tools with ASan+UBSan
 # PREFIX, DESTDIR  for 'make install'
+# TARGETS=..., COMPILERS=..., LLVM=-N  what 'make parity' runs
+#            (Documentation/parity.md)
 O        ?= build
 CC       ?= gcc
 PREFIX   ?= /usr/local
@@ -86,15 +88,17 @@ deps-build:
 	$(Q)scripts/deps.sh build
 
 deps-check:
-	$(Q)scripts/deps.sh build check kernel
+	$(Q)scripts/deps.sh build check kernel parity
 
 check: deps-check
 	$(Q)$(MAKE) --no-print-directory O=$(O) all kabi-asan
 	$(Q)scripts/run-tests.sh -o $(O)
 
+# TARGETS and COMPILERS go through as they are; LLVM reaches the script
+# in the environment, as every command-line variable does.
 parity: deps-check
 	$(Q)$(MAKE) --no-print-directory O=$(O) all
-	$(Q)scripts/parity.sh -o $(O)
+	$(Q)scripts/parity.sh -o $(O) $(if $(TARGETS),-t '$(TARGETS)') $(if $(COMPILERS),-c '$(COMPILERS)')
 
 .PHONY: probes
 probes:
@@ -129,3 +133,4 @@ help:
 	@echo '  install   install kabi under $$(DESTDIR)$$(PREFIX)'
 	@echo '  clean     remove tool builds (kernel builds under $$(O)/kernel stay)'
 	@echo 'Settings: O=DIR V=1 CC=gcc|clang SANITIZE=1 PREFIX= DESTDIR='
+	@echo '          TARGETS= COMPILERS= LLVM=-N KSRC=DIR (parity)'

@@ -4,15 +4,25 @@
 # kernel-build.sh - configure and build a kernel for one target with one
 # compiler, out of tree, and print the path of its vmlinux.
 #
+# A target is the data file scripts/targets/TARGET.target (checked by
+# target.sh, then sourced): ARCH, the cross prefix for GCC, the base config
+# and fragments, the image to build. The tree gets the quilt series first
+# (kernel-patch.sh).
+#
 # The build directory is BUILDDIR/kernel/TARGET-COMPILER/. The kernel is
 # configured again only when what the configuration depends on changed
 # (fragments, compiler, kernel tree, kernel-config.sh); otherwise make's own
 # dependency tracking decides what to rebuild, so a second run with nothing
-# changed takes seconds.
+# changed takes seconds: when nothing in the tree is newer than the last
+# successful build and the configuration is unchanged, make is not run.
 #
 # Progress goes to stderr, one line per step; make's output goes to
 # build.log in the build directory (and to stderr too with V=1). stdout
-# carries only the vmlinux path.
+# carries only the vmlinux path. build.seconds keeps how long the last
+# make that built something took. make reports a warning only when it
+# compiles the file again, so the output of every successful build of the
+# directory is also kept in warnings.log, for warnings.sh (which counts a
+# repeated warning once; one fixed since lingers until the directory goes).
 #
 # Exit: 0 ok, 1 configuring or building failed, 2 trouble (usage, no tree,
 # no compiler).
@@ -30,13 +40,13 @@ usage: $PROG -o BUILDDIR -t TARGET -c gcc|clang [-j N]
 Configure (when needed) and build the kernel for TARGET with the given
 compiler in BUILDDIR/kernel/TARGET-COMPILER/, then print vmlinux's path.
   -o BUILDDIR  where build products go
-  -t TARGET    one of: x86_64
-  -c COMPILER  gcc, or clang for an LLVM=1 build
+  -t TARGET    one of: $(known_targets)
+  -c COMPILER  gcc (with the target's cross prefix), or clang for an LLVM=1
+               build
   -j N         make jobs (default: the number of CPUs)
 Environment:
   LLVM=1|-N|DIR/  which LLVM a clang build uses (default 1); a version
                   suffix names the build directory, e.g. x86_64-clang-19
-  CROSS_COMPILE   prefix for a gcc build's binutils and compiler
   KSRC, KPARITY_KERNEL_TARBALL  the kernel tree (see kernel-src.sh)
   V=1             show make's commands and output
   CCACHE_DISABLE=1  do without ccache even where it is installed
@@ -52,19 +62,26 @@ step() {
 	printf '  %-7s %s\n' "$1" "$2" >&2
 }
 
-# Per-target data: ARCH, the make target giving the base config, and the
-# fragments from kconfig/fragments/ merged onto it, in order.
-target_data() {
-	case "$1" in
-	x86_64)
-		t_arch=x86_64
-		t_base=tinyconfig
-		t_fragments="x86_64.config debug-info.config"
-		;;
-	*)
-		return 1
-		;;
-	esac
+# known_targets: the target names, on one line.
+known_targets() {
+	"$TOPDIR/scripts/target.sh" -l | tr '\n' ' ' | sed 's/ $//'
+}
+
+# load_target NAME: check scripts/targets/NAME.target, then source it.
+load_target() {
+	local file
+
+	file=$("$TOPDIR/scripts/target.sh" -p "$PROG" "$1") || exit 2
+	unset ARCH CROSS_COMPILE BASE_CONFIG FRAGMENTS IMAGE DTB \
+		QEMU QEMU_MACHINE QEMU_CPU QEMU_MEMORY CONSOLE APPEND
+	# shellcheck disable=SC1090 # checked by target.sh just now
+	. "$file"
+	t_arch="$ARCH"
+	t_cross="${CROSS_COMPILE:-}"
+	t_base="$BASE_CONFIG"
+	t_fragments="$FRAGMENTS"
+	t_image="$IMAGE"
+	t_dtb="${DTB:-}"
 }
 
 # setup_compiler COMPILER: set cc_bin, ld_bin, the build's name suffix, and
@@ -72,12 +89,13 @@ target_data() {
 setup_compiler() {
 	local llvm
 
-	unset CC LD LLVM LLVM_IAS HOSTCC HOSTCXX
+	unset CC LD LLVM LLVM_IAS HOSTCC HOSTCXX CROSS_COMPILE
 	case "$1" in
 	gcc)
-		cc_bin="${CROSS_COMPILE:-}gcc"
-		ld_bin="${CROSS_COMPILE:-}ld"
+		cc_bin="${t_cross}gcc"
+		ld_bin="${t_cross}ld"
 		suffix=gcc
+		[ -z "$t_cross" ] || { CROSS_COMPILE="$t_cross"; export CROSS_COMPILE; }
 		;;
 	clang)
 		llvm="${want_llvm:-1}"
@@ -95,7 +113,7 @@ setup_compiler() {
 		*/)
 			cc_bin="${llvm}clang"
 			ld_bin="${llvm}ld.lld"
-			command -v "$cc_bin" >/dev/null || die "cannot find '$cc_bin' (LLVM=$llvm)"
+			[ -x "$cc_bin" ] || die "cannot find '$cc_bin' (LLVM=$llvm)"
 			suffix="clang-$("$cc_bin" -dumpversion | cut -d. -f1)"
 			;;
 		*)
@@ -106,12 +124,10 @@ setup_compiler() {
 		export LLVM
 		;;
 	*)
-		usage >&2
-		exit 2
+		die "unknown compiler '$1' (known: gcc clang)"
 		;;
 	esac
-	command -v "$cc_bin" >/dev/null || die "cannot find compiler '$cc_bin'"
-	command -v "$ld_bin" >/dev/null || die "cannot find linker '$ld_bin'"
+	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$cc_bin" "$ld_bin" || exit 2
 
 	CC="$cc_bin"
 	if [ "${CCACHE_DISABLE:-}" != 1 ] && command -v ccache >/dev/null; then
@@ -181,14 +197,35 @@ configure() {
 
 	step CONFIG "$name"
 	rm -f "$stamp"
+	# A first build compiles everything, so its output is the whole story;
+	# after a reconfiguration make compiles only what changed, and the
+	# warnings of the rest are still those already recorded.
+	[ -f "$objdir/vmlinux" ] || rm -f "$objdir/warnings.log"
 	"$TOPDIR/scripts/kernel-config.sh" -s "$srcdir" -O "$objdir" -b "$t_base" \
 		-l "$log" "$@" >/dev/null || exit
 	printf '%s\n' "$inputs" >"$stamp"
 }
 
+# up_to_date SRCDIR: the last build succeeded, the configuration is what
+# it was then, and nothing in SRCDIR changed since. make would find nothing
+# to do, but it takes many seconds to find out.
+up_to_date() {
+	local built="$objdir/.kparity-built"
+
+	[ -f "$built" ] && [ -f "$objdir/vmlinux" ] &&
+		[ "$(cat "$built")" = "$(cat "$objdir/.kparity-config")" ] &&
+		[ -z "$(find "$1" "$objdir/.config" -newer "$built" -print | head -n 1)" ]
+}
+
 # build SRCDIR NAME JOBS: run make for the default targets in $objdir.
 build() {
 	local srcdir="$1" name="$2" jobs="$3" start
+
+	if up_to_date "$srcdir"; then
+		step BUILD "$name  up to date"
+		return 0
+	fi
+	rm -f "$objdir/.kparity-built"
 
 	set -- -C "$srcdir" O="$objdir" ARCH="$ARCH" CC="$CC" -j "$jobs"
 	[ -z "${LLVM:-}" ] || set -- "$@" LLVM="$LLVM"
@@ -197,11 +234,14 @@ build() {
 
 	start=$(date +%s)
 	if ! run_logged make "$@"; then
-		step BUILD "$name  failed"
+		step BUILD "$name  FAIL"
 		printf '%s: building %s failed; last lines of %s:\n' "$PROG" "$name" "$log" >&2
 		tail -n 20 "$log" >&2
 		exit 1
 	fi
+	cat "$log" >>"$objdir/warnings.log"
+	cp "$objdir/.kparity-config" "$objdir/.kparity-built"
+	echo $(($(date +%s) - start)) >"$objdir/build.seconds"
 	step BUILD "$name  $(fmt_time $(($(date +%s) - start)))"
 }
 
@@ -240,7 +280,7 @@ main() {
 	case "$jobs" in
 	'' | *[!0-9]* | 0) die "-j needs a positive number, not '$jobs'" ;;
 	esac
-	target_data "$target" || die "unknown target '$target' (known: x86_64)"
+	load_target "$target"
 
 	# LLVM from the caller selects the clang build; a gcc build must not
 	# see it, so it is kept aside before setup_compiler clears it.
@@ -248,6 +288,7 @@ main() {
 	setup_compiler "$compiler"
 
 	srcdir=$("$TOPDIR/scripts/kernel-src.sh" -o "$builddir") || exit 2
+	"$TOPDIR/scripts/kernel-patch.sh" -s "$srcdir" || exit
 	mkdir -p "$builddir/kernel/$target-$suffix" || die "cannot create '$builddir/kernel/$target-$suffix'"
 	objdir=$(cd "$builddir/kernel/$target-$suffix" && pwd)
 	log="$objdir/build.log"
@@ -260,6 +301,8 @@ main() {
 	check_srcdir "$srcdir"
 
 	[ -f "$objdir/vmlinux" ] || die "make succeeded but left no '$objdir/vmlinux'"
+	[ -f "$objdir/$t_image" ] || die "make succeeded but left no '$objdir/$t_image'"
+	[ -z "$t_dtb" ] || [ -f "$objdir/$t_dtb" ] || die "make succeeded but left no '$objdir/$t_dtb'"
 	printf '%s\n' "$objdir/vmlinux"
 }
 

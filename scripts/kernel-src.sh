@@ -28,6 +28,7 @@ build) unless that was done already, and print the tree's path.
 Environment:
   KSRC=DIR                    use this kernel tree instead of extracting one
   KPARITY_KERNEL_TARBALL=FILE tarball to extract (default: $DEFAULT_TARBALL)
+  KPARITY_SRC_QUIET=1         no SRC line (a calling script printed it)
 USAGE
 }
 
@@ -37,6 +38,7 @@ die() {
 }
 
 step() {
+	[ "$1" != SRC ] || [ "${KPARITY_SRC_QUIET:-}" != 1 ] || return 0
 	printf '  %-7s %s\n' "$1" "$2" >&2
 }
 

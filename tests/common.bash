@@ -63,3 +63,9 @@ set_section_type() {
 	printf "\\$(printf '%03o' "$type")" |
 		dd of="$file" bs=1 seek=$((shoff + idx * 64 + 4)) conv=notrunc status=none
 }
+
+# merged CMD...: run CMD with its stderr on stdout; for progress lines,
+# whose indent bats 1.8 trims from the first line of $stderr
+merged() {
+	"$@" 2>&1
+}

@@ -1,20 +1,118 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-only
-# The parity run on the tiny x86_64 kernel (builds cached in $KPARITY_BUILD).
+# The parity run end to end: every target built with gcc and clang (cached
+# in $KPARITY_BUILD/kernel/ after the first run), booted, diffed, reported.
+# The tests run in order; the full run comes after the failing ones so
+# that its report is the one left behind.
 
 load common
 
-@test "parity: x86_64 gcc and clang build and have no incompatible layout difference" {
-	local build=${KPARITY_BUILD:-$TOP/build}
+setup_file() {
+	export BUILD=${KPARITY_BUILD:-$TOP/build}
+}
 
-	run -0 --separate-stderr "$TOP/scripts/parity.sh" -o "$build"
-	assert_output "parity: PASS x86_64 builds with gcc and clang, no incompatible layout difference; report in $build/report/"
-	[ "${stderr_lines[${#stderr_lines[@]} - 1]}" = "  KABI    x86_64  summary: 2 changed (0 incompatible), 115 only in old, 0 only in new, 2957 unchanged, 0 suppressed" ]
-	run -0 jq -c .summary "$build/report/x86_64.kabi.json"
-	assert_output '{"changed":2,"incompatible":0,"only_old":115,"only_new":0,"unchanged":2957,"suppressed":0}'
+setup() {
+	need_tool jq
+	R=$BUILD/report/report.json
+}
+
+@test "parity: an unknown target lists the known ones" {
+	run -2 --separate-stderr "$TOP/scripts/parity.sh" -o "$BUILD" -t x86_64,sparc
+	assert_output ""
+	assert_equal "$stderr" "parity.sh: unknown target 'sparc' (known: arm-vexpress arm64-virt x86_64)"
+}
+
+@test "parity: an unknown compiler lists the known ones" {
+	run -2 --separate-stderr "$TOP/scripts/parity.sh" -o "$BUILD" -c gcc,icc
+	assert_equal "$stderr" "parity.sh: unknown compiler 'icc' (known: gcc clang)"
 }
 
 @test "parity: an unknown option is a usage error" {
 	run -2 --separate-stderr "$TOP/scripts/parity.sh" -x
-	[ "${stderr_lines[1]}" = "usage: parity.sh [-o BUILDDIR] [-t TARGET]" ]
+	assert_equal "${stderr_lines[1]}" "usage: parity.sh [-o BUILDDIR] [-t TARGETS] [-c COMPILERS] [-T SECONDS]"
+}
+
+@test "parity: make parity passes TARGETS and COMPILERS through" {
+	run -0 make -C "$TOP" --no-print-directory O="$BUILD" parity TARGETS=x86_64 COMPILERS=gcc
+	assert_line --index $((${#lines[@]} - 1)) "parity: PASS 1 targets x 1 compilers built and booted, no incompatible layout difference; report in $BUILD/report/report.html"
+	run -0 jq -c '[.targets, .compilers, .verdict, (.matrix[0].cells | map(.name)), .matrix[0].kabi]' "$R"
+	assert_output '[["x86_64"],["gcc"],"pass",["x86_64/gcc"],null]'
+}
+
+@test "parity: a boot that does not finish in time fails the run, which goes on" {
+	run -1 --separate-stderr "$TOP/scripts/parity.sh" -o "$BUILD" -t x86_64 -T 1
+	assert_output "parity: FAIL x86_64/gcc boot: hang: no verdict from the guest before the time limit (and 1 more); report in $BUILD/report/report.html"
+	run -0 jq -r '.failures[]' "$R"
+	assert_output "$(printf '%s\n' \
+		"x86_64/gcc boot: hang: no verdict from the guest before the time limit" \
+		"x86_64/clang boot: hang: no verdict from the guest before the time limit")"
+	run -0 jq -c '[.verdict, (.matrix[0].cells[] | [.build.status, .boot.status, .boot.reason]), .matrix[0].kabi.status]' "$R"
+	assert_output '["fail",["pass","fail","hang: no verdict from the guest before the time limit"],["pass","fail","hang: no verdict from the guest before the time limit"],"pass"]'
+	run -0 grep -c '^Boot x86_64/.* failed: hang' "$BUILD/report/report.md"
+	assert_output "2"
+}
+
+@test "parity: a build that cannot start fails its cell, the others go on" {
+	run -1 --separate-stderr env LLVM=-99 "$TOP/scripts/parity.sh" -o "$BUILD" -t x86_64
+	assert_output "parity: FAIL x86_64/clang-99 build: kernel-build.sh: cannot find 'clang-99' (Debian package: clang-99); report in $BUILD/report/report.html"
+	run -0 jq -c '.matrix[0] | [(.cells[] | [.name, .build.status, .boot.status]), .kabi.status, .kabi.reason]' "$R"
+	assert_output '[["x86_64/gcc","pass","pass"],["x86_64/clang-99","fail","skipped"],"skipped","a build failed"]'
+}
+
+@test "parity: every target builds and boots with gcc and clang, layouts compatible" {
+	run -0 --separate-stderr "$TOP/scripts/parity.sh" -o "$BUILD"
+	assert_output "parity: PASS 3 targets x 2 compilers built and booted, no incompatible layout difference; report in $BUILD/report/report.html"
+	run -0 jq -c '[.version, .kernel, .verdict, .failures, .targets, .compilers]' "$R"
+	assert_output '[1,"linux-6.1.192","pass",[],["arm-vexpress","arm64-virt","x86_64"],["gcc","clang"]]'
+	run -0 jq -r '.matrix[].cells[] | [.name, .build.status, .boot.status, .warnings.warnings, .warnings.errors] | @tsv' "$R"
+	assert_output "$(printf '%s\t%s\t%s\t%s\t%s\n' \
+		arm-vexpress/gcc pass pass 0 0 arm-vexpress/clang pass pass 0 0 \
+		arm64-virt/gcc pass pass 0 0 arm64-virt/clang pass pass 0 0 \
+		x86_64/gcc pass pass 0 0 x86_64/clang pass pass 0 0)"
+}
+
+@test "parity: each boot ran the kernel of its own compiler" {
+	# /proc/version names the compiler as Kconfig recorded it; only clang
+	# builds say "clang version"
+	run -0 jq -r '.matrix[].cells[] | . as $c
+		| "\(.name) \(.boot.proc_version | contains($c.compiler_version)) \(.boot.proc_version | test("clang version"))"' "$R"
+	assert_output "$(printf '%s\n' \
+		"arm-vexpress/gcc true false" "arm-vexpress/clang true true" \
+		"arm64-virt/gcc true false" "arm64-virt/clang true true" \
+		"x86_64/gcc true false" "x86_64/clang true true")"
+}
+
+@test "parity: the kabi summaries of the three targets" {
+	run -0 jq -c '.matrix[] | [.name, .kabi.status, .kabi.summary, (.kabi.incompatible | length)]' "$R"
+	assert_output "$(printf '%s\n' \
+		'["arm-vexpress","pass",{"changed":4,"incompatible":0,"only_old":82,"only_new":2,"unchanged":2477,"suppressed":0},0]' \
+		'["arm64-virt","pass",{"changed":5,"incompatible":0,"only_old":102,"only_new":2,"unchanged":2572,"suppressed":0},0]' \
+		'["x86_64","pass",{"changed":2,"incompatible":0,"only_old":115,"only_new":0,"unchanged":2957,"suppressed":0},0]')"
+}
+
+@test "parity: the warning difference between gcc and clang" {
+	run -0 jq -c '.matrix[] | [.name, .warnings_diff]' "$R"
+	assert_output "$(printf '%s\n' \
+		'["arm-vexpress",{"only_gcc":{},"only_clang":{},"gcc":0,"clang":0}]' \
+		'["arm64-virt",{"only_gcc":{},"only_clang":{},"gcc":0,"clang":0}]' \
+		'["x86_64",{"only_gcc":{},"only_clang":{},"gcc":0,"clang":0}]')"
+}
+
+@test "parity: a second run with nothing changed rebuilds nothing" {
+	run -0 merged "$TOP/scripts/parity.sh" -o "$BUILD"
+	refute_line --partial "  CONFIG  "
+	refute_line --partial "  INITRD  "
+	assert_line "  BUILD   x86_64/gcc  up to date"
+	assert_line "  BUILD   arm-vexpress/clang  up to date"
+	assert_line "  BUILD   arm64-virt/gcc  up to date"
+	assert_line --index $((${#lines[@]} - 1)) "parity: PASS 3 targets x 2 compilers built and booted, no incompatible layout difference; report in $BUILD/report/report.html"
+}
+
+@test "parity: the report names every cell's reproducer" {
+	run -0 grep -c '^- build .*: `scripts/kernel-build.sh -o ' "$BUILD/report/report.md"
+	assert_output "6"
+	run -0 grep -c '^- boot .*: `scripts/kernel-boot.sh -t ' "$BUILD/report/report.md"
+	assert_output "6"
+	run -0 grep -c '^- kabi: `' "$BUILD/report/report.md"
+	assert_output "3"
 }

@@ -1,0 +1,134 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# kernel-boot.sh - boot a built kernel with the test initramfs in QEMU and
+# judge the boot.
+#
+# QEMU runs under timeout, with -no-reboot and panic=-1 so that both the
+# guest's restart and a panic end it, no display, and the serial console in
+# KERNELDIR/boot.log. The command line is kept in KERNELDIR/boot.cmd and
+# boot-verdict.sh's verdict in KERNELDIR/boot.verdict. Each boot gets a
+# fresh token, so an old log can never pass for a new boot.
+#
+# Exit: 0 the guest passed, 1 it did not (reason on stdout), 2 trouble.
+
+# shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
+set -eu
+
+PROG=kernel-boot.sh
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+
+usage() {
+	cat <<USAGE
+usage: $PROG -t TARGET -k KERNELDIR -i INITRAMFS [-T SECONDS]
+Boot the kernel built in KERNELDIR for TARGET with INITRAMFS and print the
+verdict: 'pass' or 'fail: REASON'.
+  -T SECONDS  time limit for the whole boot (default: 120)
+V=1 shows the QEMU command.
+USAGE
+}
+
+die() {
+	printf '%s: %s\n' "$PROG" "$*" >&2
+	exit 2
+}
+
+step() {
+	printf '  %-7s %s\n' "$1" "$2" >&2
+}
+
+# fmt_time SECONDS: print a duration as 2m13s or 9s.
+fmt_time() {
+	if [ "$1" -ge 60 ]; then
+		printf '%dm%02ds\n' $(($1 / 60)) $(($1 % 60))
+	else
+		printf '%ds\n' "$1"
+	fi
+}
+
+# quote ARG...: the arguments as one shell-quoted line.
+quote() {
+	local arg sep=""
+
+	for arg in "$@"; do
+		case "$arg" in
+		*[!A-Za-z0-9_.,:/=+@%-]* | '')
+			printf "%s'%s'" "$sep" "$(printf '%s' "$arg" | sed "s/'/'\\\\''/g")"
+			;;
+		*)
+			printf '%s%s' "$sep" "$arg"
+			;;
+		esac
+		sep=" "
+	done
+	printf '\n'
+}
+
+main() {
+	local target="" kdir="" initrd="" limit=120 opt file token name start rc rc2 took verdict
+
+	while getopts hi:k:t:T: opt; do
+		case "$opt" in
+		i) initrd="$OPTARG" ;;
+		k) kdir="$OPTARG" ;;
+		t) target="$OPTARG" ;;
+		T) limit="$OPTARG" ;;
+		h) usage; exit 0 ;;
+		*) usage >&2; exit 2 ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	if [ $# -ne 0 ] || [ -z "$target" ] || [ -z "$kdir" ] || [ -z "$initrd" ]; then
+		usage >&2
+		exit 2
+	fi
+	case "$limit" in
+	'' | *[!0-9]* | 0) die "-T needs a positive number of seconds, not '$limit'" ;;
+	esac
+	file=$("$TOPDIR/scripts/target.sh" -p "$PROG" "$target") || exit 2
+	unset QEMU_CPU QEMU_MEMORY DTB APPEND
+	# shellcheck disable=SC1090 # checked by target.sh just now
+	. "$file"
+	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$QEMU" timeout || exit 2
+	[ -f "$kdir/$IMAGE" ] || die "no kernel image '$kdir/$IMAGE' (build it first)"
+	[ -z "${DTB:-}" ] || [ -f "$kdir/$DTB" ] || die "no device tree '$kdir/$DTB' (build it first)"
+	[ -f "$initrd" ] || die "no initramfs '$initrd'"
+
+	name="$target/$(basename "$kdir" | sed "s/^$target-//")"
+	token="$(date +%s)-$$"
+	set -- "$QEMU" -M "$QEMU_MACHINE"
+	[ -z "${QEMU_CPU:-}" ] || set -- "$@" -cpu "$QEMU_CPU"
+	set -- "$@" -m "${QEMU_MEMORY:-256M}" -nodefaults -display none -no-reboot \
+		-serial "file:$kdir/boot.log" -kernel "$kdir/$IMAGE"
+	[ -z "${DTB:-}" ] || set -- "$@" -dtb "$kdir/$DTB"
+	set -- "$@" -initrd "$initrd" \
+		-append "console=$CONSOLE panic=-1 kparity.token=$token${APPEND:+ $APPEND}"
+	quote timeout -k 5 "$limit" "$@" >"$kdir/boot.cmd"
+	[ "${V:-0}" != 1 ] || cat "$kdir/boot.cmd" >&2
+
+	: >"$kdir/boot.log"
+	# Boards with a sound device would otherwise try the host's audio.
+	QEMU_AUDIO_DRV=none
+	export QEMU_AUDIO_DRV
+	start=$(date +%s)
+	rc=0
+	timeout -k 5 "$limit" "$@" </dev/null >"$kdir/boot.qemu" 2>&1 || rc=$?
+	took=$(fmt_time $(($(date +%s) - start)))
+
+	rc2=0
+	verdict=$("$TOPDIR/scripts/boot-verdict.sh" "$kdir/boot.log" "$rc" "$token") || rc2=$?
+	[ "$rc2" -ne 2 ] || exit 2
+	printf '%s\n' "$verdict" >"$kdir/boot.verdict"
+	printf '%s\n' "$verdict"
+	if [ "$rc2" -eq 0 ]; then
+		step BOOT "$name  PASS $took"
+		exit 0
+	fi
+	step BOOT "$name  FAIL $took"
+	printf '%s: %s %s; last lines of %s:\n' "$PROG" "$name" "$verdict" "$kdir/boot.log" >&2
+	tail -n 10 "$kdir/boot.log" >&2
+	[ ! -s "$kdir/boot.qemu" ] || cat "$kdir/boot.qemu" >&2
+	exit 1
+}
+
+main "$@"

@@ -1,0 +1,126 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# target.sh - find and check a target's data file, scripts/targets/NAME.target.
+#
+# A target file holds KEY=value lines and comments, nothing else, so that
+# the scripts may source it once this check has passed. A value is a plain
+# word or a double-quoted string of plain words; nothing in it expands.
+#
+# Exit: 0 ok, 2 unknown target, bad file or usage.
+
+# shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
+set -eu
+
+PROG=target.sh
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+
+# The keys a target file may set; the first group is required.
+REQUIRED_KEYS="ARCH BASE_CONFIG FRAGMENTS IMAGE QEMU QEMU_MACHINE CONSOLE"
+OPTIONAL_KEYS="CROSS_COMPILE DTB QEMU_CPU QEMU_MEMORY APPEND"
+
+usage() {
+	cat <<USAGE
+usage: $PROG [-d DIR] [-p PROGNAME] NAME
+       $PROG [-d DIR] -l
+Check DIR/NAME.target (default DIR: scripts/targets) and print its path,
+or with -l list the known targets, one per line. Messages start with
+PROGNAME (default: $PROG).
+Required keys: $REQUIRED_KEYS
+Optional keys: $OPTIONAL_KEYS
+USAGE
+}
+
+die() {
+	printf '%s: %s\n' "$PROG" "$*" >&2
+	exit 2
+}
+
+# known DIR: the target names in DIR, sorted, one per line.
+known() {
+	local f
+
+	for f in "$1"/*.target; do
+		[ -f "$f" ] || continue
+		f=$(basename "$f")
+		printf '%s\n' "${f%.target}"
+	done | LC_ALL=C sort
+}
+
+# check FILE: print one line per problem in FILE; exit 2 if there is any.
+check() {
+	awk -v prog="$PROG" -v req="$REQUIRED_KEYS" -v opt="$OPTIONAL_KEYS" '
+		function problem(msg) {
+			printf "%s: %s\n", prog, msg > "/dev/stderr"
+			bad = 1
+		}
+		BEGIN {
+			n = split(req, r, " ")
+			for (i = 1; i <= n; i++)
+				allowed[r[i]] = 1
+			m = split(opt, o, " ")
+			for (i = 1; i <= m; i++)
+				allowed[o[i]] = 1
+		}
+		/^[ \t]*$/ || /^#/ { next }
+		{
+			where = FILENAME ":" FNR
+			if (!match($0, /^[A-Za-z_][A-Za-z0-9_]*=/)) {
+				problem(where ": not a KEY=value line: '\''" $0 "'\''")
+				next
+			}
+			key = substr($0, 1, RLENGTH - 1)
+			val = substr($0, RLENGTH + 1)
+			if (!(key in allowed)) {
+				problem(where ": unknown key '\''" key "'\''")
+				next
+			}
+			if (key in seen) {
+				problem(where ": key '\''" key "'\'' set again (first at line " seen[key] ")")
+				next
+			}
+			seen[key] = FNR
+			if (val !~ /^[A-Za-z0-9_.,:\/+=@-]*$/ &&
+			    val !~ /^"[A-Za-z0-9_.,:\/+=@ -]*"$/)
+				problem(where ": " key ": value must be a plain word or \"words\", not '\''" val "'\''")
+		}
+		END {
+			for (i = 1; i <= n; i++)
+				if (!(r[i] in seen))
+					problem(FILENAME ": missing key '\''" r[i] "'\''")
+			exit bad ? 2 : 0
+		}' "$1"
+}
+
+main() {
+	local dir="$TOPDIR/scripts/targets" list=0 opt file
+
+	while getopts d:hlp: opt; do
+		case "$opt" in
+		d) dir="$OPTARG" ;;
+		p) PROG="$OPTARG" ;;
+		l) list=1 ;;
+		h) usage; exit 0 ;;
+		*) usage >&2; exit 2 ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	if [ "$list" = 1 ]; then
+		[ $# -eq 0 ] || { usage >&2; exit 2; }
+		known "$dir"
+		exit 0
+	fi
+	[ $# -eq 1 ] || { usage >&2; exit 2; }
+
+	case "$1" in
+	'' | */* | .*) file="" ;;
+	*) file="$dir/$1.target" ;;
+	esac
+	if [ -z "$file" ] || [ ! -f "$file" ]; then
+		die "unknown target '$1' (known: $(known "$dir" | tr '\n' ' ' | sed 's/ $//'))"
+	fi
+	check "$file" || exit 2
+	printf '%s\n' "$file"
+}
+
+main "$@"

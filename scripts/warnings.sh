@@ -1,0 +1,144 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# warnings.sh - the compiler and linker diagnostics in a kernel build log,
+# counted by -W flag and by file.
+#
+# GCC and Clang both print "FILE:LINE:COL: warning: TEXT [FLAG]"; GCC writes
+# an error from -Werror as [-Werror=FOO], Clang as [-Werror,-WFOO], and both
+# count here as an error of -WFOO. Linker diagnostics ("ld: warning: ...",
+# "ld.lld: error: ...") count under the file "(link)". A diagnostic without
+# a flag counts under "(none)". A header's diagnostic repeats in every unit
+# that includes it; it counts once per distinct file, line, column, kind,
+# flag and text. Paths below SRCDIR are made relative to it.
+#
+# Exit: 0 ok, 2 trouble (usage, unreadable log).
+
+# shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
+set -eu
+
+PROG=warnings.sh
+
+usage() {
+	cat <<USAGE
+usage: $PROG [-l | -j] [-s SRCDIR] LOG...
+Count the warnings and errors in kernel build LOGs.
+  (default)  'warnings N', 'errors N', then 'flag FLAG N' and 'file FILE N'
+             lines, most frequent first, then by name
+  -l         one line per distinct diagnostic:
+             KIND<tab>FLAG<tab>FILE<tab>LINE<tab>TEXT
+  -j         the counts as JSON:
+             {"warnings":N,"errors":N,"by_flag":{...},"by_file":{...}}
+  -s SRCDIR  print paths below SRCDIR relative to it
+USAGE
+}
+
+die() {
+	printf '%s: %s\n' "$PROG" "$*" >&2
+	exit 2
+}
+
+# diagnostics SRCDIR LOG...: the -l listing.
+diagnostics() {
+	local srcdir="$1"
+
+	shift
+	awk -v src="$srcdir" '
+		function relative(path) {
+			if (src != "" && index(path, src "/") == 1)
+				path = substr(path, length(src) + 2)
+			while (path ~ /^\.\.?\//)
+				sub(/^\.\.?\//, "", path)
+			return path
+		}
+		{ sub(/\r+$/, "") }
+		match($0, /^[^ :]+:[0-9]+(:[0-9]+)?: (fatal error|error|warning): /) {
+			head = substr($0, 1, RLENGTH)
+			text = substr($0, RLENGTH + 1)
+			n = split(head, h, ":")
+			file = relative(h[1])
+			line = h[2] (n > 4 ? ":" h[3] : "")
+			kind = h[n - 1]
+			sub(/^ /, "", kind)
+		}
+		!head && match($0, /^([^ :]*\/)?(ld|ld\.lld|[A-Za-z0-9_-]+-ld)(-[0-9]+)?: (warning|error): /) {
+			head = substr($0, 1, RLENGTH)
+			text = substr($0, RLENGTH + 1)
+			file = "(link)"
+			line = "-"
+			kind = head ~ /warning: $/ ? "warning" : "error"
+		}
+		head {
+			flag = "(none)"
+			if (match(text, / \[-W[^]]*\]$/)) {
+				flag = substr(text, RSTART + 2, RLENGTH - 3)
+				text = substr(text, 1, RSTART - 1)
+				if (flag ~ /^-Werror=/) {
+					flag = "-W" substr(flag, 9)
+					kind = "error"
+				} else if (flag ~ /^-Werror,/) {
+					flag = substr(flag, 9)
+					kind = "error"
+				}
+			}
+			if (kind == "fatal error")
+				kind = "error"
+			print kind "\t" flag "\t" file "\t" line "\t" text
+			head = ""
+		}' "$@" | LC_ALL=C sort -t "$(printf '\t')" -k3,3 -k4,4V -k1,2 -k5 -u
+}
+
+# summary: the default report from the -l listing on stdin.
+summary() {
+	awk -F '\t' '
+		{ kinds[$1]++; flags[$2]++; files[$3]++ }
+		END {
+			printf "0\t0\t\twarnings %d\n", kinds["warning"]
+			printf "1\t0\t\terrors %d\n", kinds["error"]
+			for (f in flags)
+				printf "2\t%d\t%s\tflag %s %d\n", flags[f], f, f, flags[f]
+			for (f in files)
+				printf "3\t%d\t%s\tfile %s %d\n", files[f], f, f, files[f]
+		}' | LC_ALL=C sort -t "$(printf '\t')" -k1,1n -k2,2nr -k3,3 | cut -f 4
+}
+
+main() {
+	local mode=text srcdir="" opt log
+
+	while getopts hjls: opt; do
+		case "$opt" in
+		j) mode=json ;;
+		l) mode=list ;;
+		s) srcdir="$OPTARG" ;;
+		h) usage; exit 0 ;;
+		*) usage >&2; exit 2 ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	[ $# -gt 0 ] || { usage >&2; exit 2; }
+	for log in "$@"; do
+		[ -r "$log" ] || die "cannot read '$log'"
+	done
+	srcdir="${srcdir%/}"
+
+	case "$mode" in
+	list)
+		diagnostics "$srcdir" "$@"
+		;;
+	text)
+		diagnostics "$srcdir" "$@" | summary
+		;;
+	json)
+		"$(dirname "$0")/need-tool.sh" -p "$PROG" jq || exit 2
+		diagnostics "$srcdir" "$@" | jq -R -s -c '
+			[split("\n")[] | select(. != "") | split("\t")
+			 | {kind: .[0], flag: .[1], file: .[2]}] as $d
+			| def counts(f): reduce ($d[] | f) as $k ({}; .[$k] += 1);
+			{warnings: ([$d[] | select(.kind == "warning")] | length),
+			 errors: ([$d[] | select(.kind == "error")] | length),
+			 by_flag: counts(.flag), by_file: counts(.file)}'
+		;;
+	esac
+}
+
+main "$@"

@@ -1,0 +1,73 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# kernel-patch.sh: the quilt series is applied once, an empty one is fine.
+
+load common
+
+setup() {
+	need_tool quilt
+	T=$BATS_TEST_TMPDIR
+	P=$TOP/scripts/kernel-patch.sh
+	mkdir -p "$T/tree" "$T/patches"
+	printf 'one\n' >"$T/tree/file"
+}
+
+# add_patch NAME FROM TO: a patch turning file's FROM into TO, added to
+# the series
+add_patch() {
+	printf '%s\n' "--- a/file" "+++ b/file" "@@ -1 +1 @@" "-$2" "+$3" >"$T/patches/$1"
+	echo "$1" >>"$T/patches/series"
+}
+
+@test "kernel-patch: the project's series (comments only) changes nothing" {
+	run -0 --separate-stderr "$P" -s "$T/tree"
+	assert_output ""
+	assert_equal "$stderr" ""
+	run -0 ls -A "$T/tree"
+	assert_output "file"
+}
+
+@test "kernel-patch: an empty series file is not an error" {
+	: >"$T/patches/series"
+	run -0 --separate-stderr "$P" -s "$T/tree" -p "$T/patches"
+	assert_equal "$stderr" ""
+	assert [ ! -e "$T/tree/.pc" ]
+}
+
+@test "kernel-patch: a series applies once, a re-run does nothing" {
+	printf '# a comment\n\n' >"$T/patches/series"
+	add_patch 0001-two.patch one two
+	add_patch 0002-three.patch two three
+	run -0 merged "$P" -s "$T/tree" -p "$T/patches"
+	assert_output "  PATCH   2 of 2 patches"
+	run -0 cat "$T/tree/file"
+	assert_output "three"
+	run -0 --separate-stderr "$P" -s "$T/tree" -p "$T/patches"
+	assert_equal "$stderr" ""
+	run -0 cat "$T/tree/file"
+	assert_output "three"
+}
+
+@test "kernel-patch: a patch added to the series is applied on the next run" {
+	add_patch 0001-two.patch one two
+	run -0 "$P" -s "$T/tree" -p "$T/patches"
+	add_patch 0002-three.patch two three
+	run -0 merged "$P" -s "$T/tree" -p "$T/patches"
+	assert_output "  PATCH   1 of 2 patches"
+	run -0 cat "$T/tree/file"
+	assert_output "three"
+}
+
+@test "kernel-patch: a patch that does not apply fails the run" {
+	add_patch 0001-bad.patch nine ten
+	run -1 --separate-stderr "$P" -s "$T/tree" -p "$T/patches"
+	assert_equal "${stderr_lines[-1]}" "kernel-patch.sh: the series does not apply to $T/tree"
+}
+
+@test "kernel-patch: applied patches missing from the series are refused" {
+	add_patch 0001-two.patch one two
+	run -0 "$P" -s "$T/tree" -p "$T/patches"
+	echo 0002-other.patch >"$T/patches/series"
+	run -2 --separate-stderr "$P" -s "$T/tree" -p "$T/patches"
+	assert_equal "$stderr" "kernel-patch.sh: '$T/tree' has patches applied that are not the start of '$T/patches/series' (extract the tree afresh)"
+}

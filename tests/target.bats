@@ -1,0 +1,119 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# target.sh: the per-target data files and their check.
+
+load common
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	S=$TOP/scripts/target.sh
+}
+
+# good NAME: a valid target file T/NAME.target, with extra lines appended
+good() {
+	local name=$1
+	shift
+	{
+		echo '# SPDX-License-Identifier: GPL-2.0-only'
+		echo 'ARCH=arm64'
+		echo 'BASE_CONFIG=tinyconfig'
+		echo 'FRAGMENTS="arm64-virt.config debug-info.config"'
+		echo 'IMAGE=arch/arm64/boot/Image'
+		echo 'QEMU=qemu-system-aarch64'
+		echo 'QEMU_MACHINE=virt'
+		echo 'CONSOLE=ttyAMA0'
+		printf '%s\n' "$@"
+	} >"$T/$name.target"
+}
+
+@test "target: the known targets are the files in scripts/targets" {
+	run -0 "$S" -l
+	assert_output "$(printf '%s\n' arm-vexpress arm64-virt x86_64)"
+}
+
+@test "target: every shipped target file passes the check" {
+	for t in arm-vexpress arm64-virt x86_64; do
+		run -0 --separate-stderr "$S" "$t"
+		assert_output "$TOP/scripts/targets/$t.target"
+		assert_equal "$stderr" ""
+	done
+}
+
+@test "target: every fragment a target names exists" {
+	for f in "$TOP"/scripts/targets/*.target; do
+		for frag in $(. "$f" && echo "$FRAGMENTS"); do
+			assert [ -f "$TOP/kconfig/fragments/$frag" ]
+		done
+	done
+}
+
+@test "target: an unknown target lists the known ones" {
+	run -2 --separate-stderr "$S" sparc
+	assert_output ""
+	assert_equal "$stderr" "target.sh: unknown target 'sparc' (known: arm-vexpress arm64-virt x86_64)"
+}
+
+@test "target: a name with a slash is not a path" {
+	run -2 --separate-stderr "$S" ../targets/x86_64
+	assert_equal "$stderr" "target.sh: unknown target '../targets/x86_64' (known: arm-vexpress arm64-virt x86_64)"
+}
+
+@test "target: a minimal file with only the required keys passes" {
+	good min
+	run -0 "$S" -d "$T" min
+	assert_output "$T/min.target"
+}
+
+@test "target: an unknown key is refused with its line" {
+	good typo 'QEMU_MACHNE=virt'
+	run -2 --separate-stderr "$S" -d "$T" typo
+	assert_output ""
+	assert_equal "$stderr" "target.sh: $T/typo.target:9: unknown key 'QEMU_MACHNE'"
+}
+
+@test "target: each missing required key gets one line" {
+	printf 'ARCH=arm\nIMAGE=zImage\nQEMU=qemu-system-arm\n' >"$T/short.target"
+	run -2 --separate-stderr "$S" -d "$T" short
+	assert_equal "$stderr" "$(printf '%s\n' \
+		"target.sh: $T/short.target: missing key 'BASE_CONFIG'" \
+		"target.sh: $T/short.target: missing key 'FRAGMENTS'" \
+		"target.sh: $T/short.target: missing key 'QEMU_MACHINE'" \
+		"target.sh: $T/short.target: missing key 'CONSOLE'")"
+}
+
+@test "target: a value that would expand in the shell is refused" {
+	good expand 'APPEND=$(reboot)'
+	run -2 --separate-stderr "$S" -d "$T" expand
+	assert_equal "$stderr" "target.sh: $T/expand.target:9: APPEND: value must be a plain word or \"words\", not '\$(reboot)'"
+}
+
+@test "target: a key set twice is refused" {
+	good twice 'ARCH=arm'
+	run -2 --separate-stderr "$S" -d "$T" twice
+	assert_equal "$stderr" "target.sh: $T/twice.target:9: key 'ARCH' set again (first at line 2)"
+}
+
+@test "target: a line that is not KEY=value is refused" {
+	good shell 'export ARCH'
+	run -2 --separate-stderr "$S" -d "$T" shell
+	assert_equal "$stderr" "target.sh: $T/shell.target:9: not a KEY=value line: 'export ARCH'"
+}
+
+@test "target: the caller's name prefixes the messages" {
+	run -2 --separate-stderr "$S" -p kernel-build.sh sparc
+	assert_equal "$stderr" "kernel-build.sh: unknown target 'sparc' (known: arm-vexpress arm64-virt x86_64)"
+}
+
+@test "target: kernel-build.sh refuses an unknown target and compiler" {
+	run -2 --separate-stderr "$TOP/scripts/kernel-build.sh" -o "$T" -t sparc -c gcc
+	assert_equal "$stderr" "kernel-build.sh: unknown target 'sparc' (known: arm-vexpress arm64-virt x86_64)"
+	run -2 --separate-stderr "$TOP/scripts/kernel-build.sh" -o "$T" -t x86_64 -c icc
+	assert_equal "$stderr" "kernel-build.sh: unknown compiler 'icc' (known: gcc clang)"
+}
+
+@test "target: a missing compiler names its Debian package" {
+	run -2 --separate-stderr env LLVM=-99 "$TOP/scripts/kernel-build.sh" -o "$T" -t x86_64 -c clang
+	assert_equal "$stderr" "$(printf '%s\n' \
+		"kernel-build.sh: cannot find 'clang-99' (Debian package: clang-99)" \
+		"kernel-build.sh: cannot find 'ld.lld-99' (Debian package: lld-99)")"
+}
