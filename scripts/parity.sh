@@ -245,8 +245,10 @@ compare() {
 		return 0
 	fi
 
-	# kabi reads both images in full; skip it when its report is newer.
-	if ! newer "$json" "$old" || ! newer "$json" "$new" || [ ! -s "$txt" ]; then
+	# kabi reads both images in full; skip it when its report is newer
+	# than both images and than kabi itself.
+	if ! newer "$json" "$old" || ! newer "$json" "$new" ||
+		! newer "$json" "$build/kabi" || [ ! -s "$txt" ]; then
 		rm -f "$txt" "$json"
 		"$@" -o "$txt" "$old" "$new" || rc=$?
 		if [ "$rc" -eq 1 ] || [ "$rc" -eq 2 ]; then

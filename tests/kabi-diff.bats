@@ -183,3 +183,16 @@ struct shared size=16 decl=tests/fixtures/kabi-diff/lto-b.c:3
 	member b offset=8 size=8 type="int64"
 OUT
 }
+
+@test "kabi diff: a noreturn function pointer is one type from gcc and clang" {
+	cc_obj gcc "$T/g.o" "$FIX/noreturn.c"
+	cc_obj clang "$T/c.o" "$FIX/noreturn.c"
+	run -0 "$KABI" diff "$T/g.o" "$T/c.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 1 unchanged, 0 suppressed"
+	run -0 "$KABI" dump "$T/g.o"
+	assert_output - <<'OUT'
+struct processor size=16 decl=tests/fixtures/kabi-diff/noreturn.c:9
+	member reset offset=0 size=8 type="void (*)(uint64, bool)"
+	member rows offset=8 size=8 type="const int32 (*)[3]"
+OUT
+}

@@ -743,7 +743,24 @@ static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 			join(out, "void", sb_str(&tmp));
 			goto out;
 		}
-		tag = dwarf_tag(&next);
+		{
+			/* look through qualifiers for what is pointed at; on a
+			 * function type they are GCC's way to say noreturn or
+			 * const (a "volatile" function), not C, and go */
+			Dwarf_Die peeled = next;
+			unsigned hops = 0;
+
+			tag = dwarf_tag(&peeled);
+			while ((tag == DW_TAG_const_type || tag == DW_TAG_volatile_type ||
+				tag == DW_TAG_restrict_type || tag == DW_TAG_atomic_type) &&
+			       hops++ < KABI_MAX_TYPE_DEPTH &&
+			       attr_type(r, &peeled, &peeled) == 1)
+				tag = dwarf_tag(&peeled);
+			if (tag == DW_TAG_subroutine_type)
+				next = peeled;
+			else
+				tag = dwarf_tag(&next) == DW_TAG_array_type ? DW_TAG_array_type : tag;
+		}
 		if (tag == DW_TAG_array_type || tag == DW_TAG_subroutine_type) {
 			sb_reset(&head);
 			sb_add2(&head, "(", sb_str(&tmp));
