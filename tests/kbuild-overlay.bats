@@ -69,7 +69,7 @@ OUT
 
 @test "overlay Kconfig: 6.1 keeps its own Clang facts; none is defined twice" {
 	[ -x "$KOBJ/scripts/kconfig/conf" ] || kmake "$KOBJ" olddefconfig
-	run -0 grep -c '^CONFIG_CC_IS_CLANG\|^CONFIG_CLANG_VERSION\|^CONFIG_GCC_VERSION=' "$KOBJ/.config"
+	run -0 grep -c -e '^CONFIG_CC_IS_CLANG' -e '^CONFIG_CLANG_VERSION' -e '^CONFIG_GCC_VERSION=' "$KOBJ/.config"
 	assert_output 2
 	run -0 grep -h '^source' "$KOBJ/.kparity/Kconfig"
 	refute_output --partial clang-facts

@@ -35,7 +35,8 @@ setup() {
 @test "parity: make parity passes TARGETS and COMPILERS through" {
 	run -0 make -C "$TOP" --no-print-directory O="$BUILD" parity TARGETS=x86_64 COMPILERS=gcc
 	assert_line --index $((${#lines[@]} - 1)) "parity: PASS 1 targets x 1 compilers built and booted, no incompatible layout difference; report in $BUILD/report/report.html"
-	run -0 jq -c '[.targets, .compilers, .verdict, (.matrix[0].cells | map(.name)), .matrix[0].kabi]' "$R"
+	local q1='[.targets, .compilers, .verdict, (.matrix[0].cells | map(.name)), .matrix[0].kabi]'
+	run -0 jq -c "$q1" "$R"
 	assert_output '[["x86_64"],["gcc"],"pass",["x86_64/gcc"],null]'
 }
 
@@ -46,7 +47,8 @@ setup() {
 	assert_output "$(printf '%s\n' \
 		"x86_64/gcc boot: hang: no verdict from the guest before the time limit" \
 		"x86_64/clang boot: hang: no verdict from the guest before the time limit")"
-	run -0 jq -c '[.verdict, (.matrix[0].cells[] | [.build.status, .boot.status, .boot.reason]), .matrix[0].kabi.status]' "$R"
+	local q2='[.verdict, (.matrix[0].cells[] | [.build.status, .boot.status, .boot.reason]), .matrix[0].kabi.status]'
+	run -0 jq -c "$q2" "$R"
 	assert_output '["fail",["pass","fail","hang: no verdict from the guest before the time limit"],["pass","fail","hang: no verdict from the guest before the time limit"],"pass"]'
 	run -0 grep -c '^Boot x86_64/.* failed: hang' "$BUILD/report/report.md"
 	assert_output "2"
@@ -55,7 +57,8 @@ setup() {
 @test "parity: a build that cannot start fails its cell, the others go on" {
 	run -1 --separate-stderr env LLVM=-99 "$TOP/scripts/parity.sh" -o "$BUILD" -t x86_64
 	assert_output "parity: FAIL x86_64/clang-99 build: kernel-build.sh: cannot find 'clang-99' (Debian package: clang-99); report in $BUILD/report/report.html"
-	run -0 jq -c '.matrix[0] | [(.cells[] | [.name, .build.status, .boot.status]), .kabi.status, .kabi.reason]' "$R"
+	local q3='.matrix[0] | [(.cells[] | [.name, .build.status, .boot.status]), .kabi.status, .kabi.reason]'
+	run -0 jq -c "$q3" "$R"
 	assert_output '[["x86_64/gcc","pass","pass"],["x86_64/clang-99","fail","skipped"],"skipped","a build failed"]'
 }
 
@@ -64,7 +67,8 @@ setup() {
 	assert_output "parity: PASS 3 targets x 2 compilers built and booted, no incompatible layout difference; report in $BUILD/report/report.html"
 	run -0 jq -c '[.version, .kernel, .verdict, .failures, .targets, .compilers]' "$R"
 	assert_output '[1,"linux-6.1.192","pass",[],["arm-vexpress","arm64-virt","x86_64"],["gcc","clang"]]'
-	run -0 jq -r '.matrix[].cells[] | [.name, .build.status, .boot.status, .warnings.warnings, .warnings.errors] | @tsv' "$R"
+	local q4='.matrix[].cells[] | [.name, .build.status, .boot.status, .warnings.warnings, .warnings.errors] | @tsv'
+	run -0 jq -r "$q4" "$R"
 	assert_output "$(printf '%s\t%s\t%s\t%s\t%s\n' \
 		arm-vexpress/gcc pass pass 0 0 arm-vexpress/clang pass pass 0 0 \
 		arm64-virt/gcc pass pass 0 0 arm64-virt/clang pass pass 0 0 \
@@ -74,8 +78,9 @@ setup() {
 @test "parity: each boot ran the kernel of its own compiler" {
 	# /proc/version names the compiler as Kconfig recorded it; only clang
 	# builds say "clang version"
-	run -0 jq -r '.matrix[].cells[] | . as $c
-		| "\(.name) \(.boot.proc_version | contains($c.compiler_version)) \(.boot.proc_version | test("clang version"))"' "$R"
+	local q='.matrix[].cells[] | . as $c
+		| "\(.name) \(.boot.proc_version | contains($c.compiler_version)) \(.boot.proc_version | test("clang version"))"'
+	run -0 jq -r "$q" "$R"
 	assert_output "$(printf '%s\n' \
 		"arm-vexpress/gcc true false" "arm-vexpress/clang true true" \
 		"arm64-virt/gcc true false" "arm64-virt/clang true true" \
@@ -83,7 +88,8 @@ setup() {
 }
 
 @test "parity: the kabi summaries of the three targets" {
-	run -0 jq -c '.matrix[] | [.name, .kabi.status, .kabi.summary, (.kabi.incompatible | length)]' "$R"
+	local q5='.matrix[] | [.name, .kabi.status, .kabi.summary, (.kabi.incompatible | length)]'
+	run -0 jq -c "$q5" "$R"
 	assert_output "$(printf '%s\n' \
 		'["arm-vexpress","pass",{"changed":3,"incompatible":0,"only_old":82,"only_new":2,"unchanged":2478,"suppressed":0},0]' \
 		'["arm64-virt","pass",{"changed":5,"incompatible":0,"only_old":102,"only_new":2,"unchanged":2572,"suppressed":0},0]' \
@@ -91,7 +97,8 @@ setup() {
 }
 
 @test "parity: the warning difference between gcc and clang" {
-	run -0 jq -c '.matrix[] | [.name, .warnings_diff]' "$R"
+	local q6='.matrix[] | [.name, .warnings_diff]'
+	run -0 jq -c "$q6" "$R"
 	assert_output "$(printf '%s\n' \
 		'["arm-vexpress",{"only_gcc":{},"only_clang":{},"gcc":0,"clang":0}]' \
 		'["arm64-virt",{"only_gcc":{},"only_clang":{},"gcc":0,"clang":0}]' \

@@ -44,7 +44,8 @@ fixture() {
 	expect_file "$BATS_TEST_DIRNAME/fixtures/probes/matrix.expected"
 	assert_equal "$(cat "$T/probes/matrix.txt")" "$output"
 
-	run -0 jq -r '.compilers[] | "\(.target) \(.name) \(.command)"' "$T/probes/matrix.json"
+	local q='.compilers[] | "\(.target) \(.name) \(.command)"'
+	run -0 jq -r "$q" "$T/probes/matrix.json"
 	assert_output - <<'OUT'
 x86_64 gcc-12 gcc-12
 x86_64 clang-14 clang-14
@@ -57,7 +58,8 @@ aarch64 clang-14 clang-14 --target=aarch64-linux-gnu
 aarch64 clang-19 clang-19 --target=aarch64-linux-gnu
 OUT
 	# every probe ran with all three compilers on each of its targets
-	run -0 jq -c '[.results | group_by(.probe, .target)[] | length] | unique' "$T/probes/matrix.json"
+	local q='[.results | group_by(.probe, .target)[] | length] | unique'
+	run -0 jq -c "$q" "$T/probes/matrix.json"
 	assert_output "[3]"
 	run -0 jq -c '.summary' "$T/probes/matrix.json"
 	assert_output "{\"probes\":$nprobes,\"compilers\":9,\"results\":$nresults,\"expected\":$nresults,\"changed\":0,\"malformed\":0}"
@@ -86,7 +88,8 @@ OUT
 @test "probes: --json prints matrix.json, one object per result" {
 	run -0 --separate-stderr fixture outcomes --json
 	assert_equal "$output" "$(cat "$T/probes/matrix.json")"
-	run -0 jq -r '.results[] | "\(.probe) \(.outcome) \(.mark) \(.recorded) \(.recorded_at)"' "$T/probes/matrix.json"
+	local q='.results[] | "\(.probe) \(.outcome) \(.mark) \(.recorded) \(.recorded_at)"'
+	run -0 jq -r "$q" "$T/probes/matrix.json"
 	assert_output - <<OUT
 accept accept expected accept $FIX/outcomes/accept.c:8
 continued accept expected accept $FIX/outcomes/continued.c:11
@@ -97,7 +100,8 @@ reject reject expected reject /fixture error/ $FIX/outcomes/reject.c:8
 warn warn expected warn /fixture warning/ $FIX/outcomes/warn.c:8
 wrong-code wrong-code 3 expected wrong-code 3 $FIX/outcomes/wrong-code.c:9
 OUT
-	run -0 jq -r '.results[] | select(.probe == "reject") | .diagnostic' "$T/probes/matrix.json"
+	local q='.results[] | select(.probe == "reject") | .diagnostic'
+	run -0 jq -r "$q" "$T/probes/matrix.json"
 	assert_output 'reject.c:11:2: error: #error "fixture error"'
 }
 
@@ -162,7 +166,8 @@ OUT
 	assert_equal "${stderr_lines[15]}" "probes.sh: $m/unterminated-pattern.c:8: a pattern is written /ERE/, not '/no closing slash'"
 	assert_equal "${stderr_lines[16]}" "  PROBES  x86_64 $GCC"
 	assert_equal "${#stderr_lines[@]}" 18
-	run -0 jq -c '.malformed[] | select(.file | endswith("/duplicate-tag.c"))' "$T/probes/matrix.json"
+	local q='.malformed[] | select(.file | endswith("/duplicate-tag.c"))'
+	run -0 jq -c "$q" "$T/probes/matrix.json"
 	assert_output "{\"file\":\"$m/duplicate-tag.c\",\"line\":8,\"message\":\"second 'check-command' (first at line 7)\"}"
 }
 
