@@ -211,3 +211,23 @@ OUT
 	bad_dwarf CONST
 	bad CONST.o "kabi: cannot read 'CONST.o': type reference cycle through qualifiers at DIE 0x37"
 }
+
+@test "kabi bad input: DW_FORM_data16 enumerators are read as 128-bit values" {
+	bad_dwarf DATA16
+	run -0 "$KABI" dump DATA16.o
+	assert_output - <<'OUT'
+enum wide size=16 underlying="uint128"
+	enumerator W_ONE value=1
+	enumerator W_2_POW_64 value=18446744073709551616
+OUT
+}
+
+@test "kabi bad input: an enumerator value of 17 bytes is refused" {
+	bad_dwarf BLOCK17
+	bad BLOCK17.o "kabi: cannot read 'BLOCK17.o': enumerator 'W_17' at DIE 0x23 has a 17-byte value; kabi reads values of 1 to 16 bytes"
+}
+
+@test "kabi bad input: a value wider than its enum is refused, not truncated" {
+	bad_dwarf NARROW
+	bad NARROW.o "kabi: cannot read 'NARROW.o': enumerator 'N_BIG' at DIE 0x24 has a value wider than its 4-byte enum"
+}

@@ -196,3 +196,14 @@ struct processor size=16 decl=tests/fixtures/kabi-diff/noreturn.c:9
 	member rows offset=8 size=8 type="const int32 (*)[3]"
 OUT
 }
+
+@test "kabi diff: a change in the top bits of a 128-bit enumerator is found" {
+	cc_obj clang "$T/old.o" tests/fixtures/kabi/wide-enums.c
+	cc_obj clang "$T/new.o" tests/fixtures/kabi/wide-enums.c -DCHANGED
+	run -4 "$KABI" diff "$T/old.o" "$T/new.o"
+	assert_output - <<'OUT'
+enum wide_signed at tests/fixtures/kabi/wide-enums.c:17
+	enumerator WIDE_MAX: value 170141183460469231731687303715884105727 -> 170141183460469231731687303715884105726
+summary: 1 changed (0 incompatible), 0 only in old, 0 only in new, 1 unchanged, 0 suppressed
+OUT
+}

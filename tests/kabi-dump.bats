@@ -317,3 +317,18 @@ OUT
 	run -0 kabi_dump_text typedefs gcc -gdwarf-5
 	kabi_assert_expected typedefs
 }
+
+# Enumerators wider than 64 bits: Clang's 16-byte block values, in either
+# byte order.
+
+@test "kabi dump wide-enums.c: 128-bit values, signed and unsigned, match wide-enums.expected" {
+	kabi_need_cc clang
+	run -0 kabi_dump_text wide-enums clang -gdwarf-5 -Werror
+	kabi_assert_expected wide-enums
+}
+
+@test "kabi dump wide-enums.c: a big-endian target gives the same values" {
+	kabi_need_cc clang
+	run -0 kabi_dump_text wide-enums clang -gdwarf-5 -Werror --target=aarch64_be-linux-gnu
+	kabi_assert_expected wide-enums
+}

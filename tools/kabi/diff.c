@@ -277,16 +277,23 @@ static void cmp_aggregate(struct report *r, const struct ktype *a,
 	}
 }
 
-static char *fmt_value(const struct ktype *t, uint64_t v)
+static char *fmt_value(const struct ktype *t, const struct enumerator *e)
 {
-	struct sb b;
+	char buf[41];
 
-	sb_init(&b);
-	if (t->is_signed)
-		sb_addf(&b, "%" PRId64, enum_value_signed(v));
-	else
-		sb_addf(&b, "%" PRIu64, v);
-	return b.buf;
+	return xstrdup(enum_value_str(buf, t, e));
+}
+
+/* Bits compare within 64-bit enums, numbers once either side is wider:
+ * -1 in an 8-byte enum is -1 in a 16-byte one. */
+static bool value_changed(const struct ktype *a, const struct enumerator *x,
+			  const struct ktype *b, const struct enumerator *y)
+{
+	char bx[41], by[41];
+
+	if (a->size <= 8 && b->size <= 8)
+		return x->value != y->value;
+	return !streq(enum_value_str(bx, a, x), enum_value_str(by, b, y));
 }
 
 static const struct enumerator *find_enum(const struct ktype *t, const char *name)
@@ -314,16 +321,16 @@ static void cmp_enum(struct report *r, const struct ktype *a,
 		const struct enumerator *o = find_enum(b, e->name);
 
 		if (!o)
-			add(r, W_ENUM_REMOVED, e->name, fmt_value(a, e->value),
+			add(r, W_ENUM_REMOVED, e->name, fmt_value(a, e),
 			    NULL, true, false);
-		else if (o->value != e->value)
-			add(r, W_VALUE, e->name, fmt_value(a, e->value),
-			    fmt_value(b, o->value), true, false);
+		else if (value_changed(a, e, b, o))
+			add(r, W_VALUE, e->name, fmt_value(a, e),
+			    fmt_value(b, o), true, false);
 	}
 	for (i = 0; i < b->n; i++)
 		if (!find_enum(a, b->enums[i].name))
 			add(r, W_ENUM_ADDED, b->enums[i].name, NULL,
-			    fmt_value(b, b->enums[i].value), true, false);
+			    fmt_value(b, &b->enums[i]), true, false);
 }
 
 static char *fmt_chain(const struct ktype *t)

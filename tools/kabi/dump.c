@@ -15,12 +15,11 @@ static void put_size(FILE *f, const char *key, int64_t v)
 		fprintf(f, " %s=%" PRId64, key, v);
 }
 
-static void put_value(FILE *f, const struct ktype *t, uint64_t v)
+static void put_value(FILE *f, const struct ktype *t, const struct enumerator *e)
 {
-	if (t->is_signed)
-		fprintf(f, "%" PRId64, enum_value_signed(v));
-	else
-		fprintf(f, "%" PRIu64, v);
+	char buf[41];
+
+	fputs(enum_value_str(buf, t, e), f);
 }
 
 static void put_decl(FILE *f, const struct ktype *t)
@@ -65,7 +64,7 @@ static void text_type(FILE *f, const struct ktype *t)
 		fputc('\n', f);
 		for (i = 0; i < t->n; i++) {
 			fprintf(f, "\tenumerator %s value=", t->enums[i].name);
-			put_value(f, t, t->enums[i].value);
+			put_value(f, t, &t->enums[i]);
 			fputc('\n', f);
 		}
 		break;
@@ -151,7 +150,7 @@ void json_type(FILE *f, const struct ktype *t)
 			fputs(i ? ",{\"name\":" : "{\"name\":", f);
 			json_str(f, t->enums[i].name);
 			fputs(",\"value\":", f);
-			put_value(f, t, t->enums[i].value);
+			put_value(f, t, &t->enums[i]);
 			fputc('}', f);
 		}
 		fputc(']', f);

@@ -103,6 +103,7 @@ struct member {
 struct enumerator {
 	const char *name;
 	uint64_t value;		/* two's complement when the enum is signed */
+	uint64_t hi;		/* bits 64-127, in enums wider than 8 bytes */
 };
 
 struct ktype {
@@ -154,6 +155,9 @@ int ktype_cmp(const struct ktype *a, const struct ktype *b);
 /* Same, ignoring the declaration location. */
 bool ktype_same_layout(const struct ktype *a, const struct ktype *b);
 int64_t enum_value_signed(uint64_t v);
+/* Decimal text of enumerator E of enum T into BUF (at least 41 bytes). */
+const char *enum_value_str(char *buf, const struct ktype *t,
+			   const struct enumerator *e);
 
 /* ---- read.c ---------------------------------------------------------- */
 

@@ -6,6 +6,8 @@
  * string's address is its identity (hashing uses that); two models have
  * two tables, so comparisons use strcmp.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +42,51 @@ int64_t enum_value_signed(uint64_t v)
 {
 	/* two's complement without implementation-defined conversion */
 	return v <= INT64_MAX ? (int64_t)v : -(int64_t)(~v) - 1;
+}
+
+const char *enum_value_str(char *buf, const struct ktype *t,
+			   const struct enumerator *e)
+{
+	uint64_t lo = e->value, hi = e->hi;
+	uint32_t limb[4];
+	char digits[40];
+	size_t n = 0, i, o = 0;
+	bool neg;
+
+	if (t->size <= 8) {
+		if (t->is_signed)
+			snprintf(buf, 41, "%" PRId64, enum_value_signed(lo));
+		else
+			snprintf(buf, 41, "%" PRIu64, lo);
+		return buf;
+	}
+	/* 128-bit two's complement to sign and magnitude */
+	neg = t->is_signed && hi >> 63;
+	if (neg) {
+		lo = ~lo + 1;
+		hi = ~hi + (lo == 0);
+	}
+	limb[0] = (uint32_t)(hi >> 32);
+	limb[1] = (uint32_t)hi;
+	limb[2] = (uint32_t)(lo >> 32);
+	limb[3] = (uint32_t)lo;
+	do {
+		uint64_t rem = 0;
+
+		for (i = 0; i < 4; i++) {
+			uint64_t cur = rem << 32 | limb[i];
+
+			limb[i] = (uint32_t)(cur / 10);
+			rem = cur % 10;
+		}
+		digits[n++] = (char)('0' + rem);
+	} while (limb[0] | limb[1] | limb[2] | limb[3]);
+	if (neg)
+		buf[o++] = '-';
+	while (n)
+		buf[o++] = digits[--n];
+	buf[o] = '\0';
+	return buf;
 }
 
 /* Strings of one model are interned, so their addresses are their
@@ -86,6 +133,8 @@ static uint64_t hash_layout(const struct ktype *t)
 		for (i = 0; i < t->n; i++) {
 			h = hstr(h, t->enums[i].name);
 			h = hnum(h, t->enums[i].value);
+			if (t->enums[i].hi)
+				h = hnum(h, t->enums[i].hi);
 		}
 		break;
 	case KIND_TYPEDEF:
@@ -160,6 +209,7 @@ static int layout_cmp(const struct ktype *a, const struct ktype *b)
 			return r;
 		for (i = 0; i < a->n && i < b->n; i++)
 			if ((r = scmp(a->enums[i].name, b->enums[i].name)) ||
+			    (r = ncmp(a->enums[i].hi, b->enums[i].hi)) ||
 			    (r = ncmp(a->enums[i].value, b->enums[i].value)))
 				return r;
 		break;
@@ -271,6 +321,7 @@ static struct ktype *ktype_copy(struct model *m, const struct ktype *t,
 		for (i = 0; i < t->n; i++) {
 			c->enums[i].name = own_in(m, t->enums[i].name, foreign);
 			c->enums[i].value = t->enums[i].value;
+			c->enums[i].hi = t->enums[i].hi;
 		}
 		break;
 	case KIND_TYPEDEF:
