@@ -1,0 +1,171 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# series-survey.sh - build large kernel configs with CONFIG_WERROR=y, one
+# after the other, and keep every diagnostic they print.
+#
+# The survey has its own copy of the kernel tree (BUILDDIR/survey/src/),
+# so it can run for hours while the tiny builds go on with theirs. Phase
+# "before" builds the tree as Debian ships it (the series popped), phase
+# "after" with the series pushed. Each build is 'make -k', so one failing
+# file does not hide the next, in BUILDDIR/survey/CONFIG-COMPILER/:
+#   PHASE.log     make's output
+#   PHASE.diag    one line per distinct diagnostic (warnings.sh -l)
+#   PHASE.status  "exit N seconds S warnings W errors E"
+# A build is incremental: the "after" phase recompiles what the series
+# changed (for Clang everything, as the series changes Clang's flags).
+#
+# Exit: 0 every build succeeded, 1 a build failed (logs kept), 2 trouble.
+
+# shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
+set -eu
+
+PROG=series-survey.sh
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+DEFAULT_BUILDS="vexpress_defconfig-clang-19 vexpress_defconfig-gcc x86_64_defconfig-clang-19 x86_64_defconfig-gcc"
+
+usage() {
+	cat <<USAGE
+usage: $PROG [-o BUILDDIR] [-p before|after] [-j N] [CONFIG-COMPILER...]
+Build each CONFIG (a defconfig target) with COMPILER (gcc, or clang-N for
+LLVM=-N) with CONFIG_WERROR=y and 'make -k', one build at a time, under
+nice -n \$SURVEY_NICE (default 15). Default builds:
+  $DEFAULT_BUILDS
+  -o BUILDDIR  where build products go (default: build)
+  -p PHASE     before: the tree without the series (default); after: with it
+  -j N         make jobs (default: 2)
+USAGE
+}
+
+die() {
+	printf '%s: %s\n' "$PROG" "$*" >&2
+	exit 2
+}
+
+step() {
+	printf '  %-7s %s\n' "$1" "$2" >&2
+}
+
+# config_arch CONFIG: the ARCH a defconfig belongs to.
+config_arch() {
+	case "$1" in
+	vexpress_defconfig | multi_v7_defconfig) echo arm ;;
+	x86_64_defconfig) echo x86_64 ;;
+	i386_defconfig) echo i386 ;;
+	defconfig) echo "${SURVEY_ARCH:-x86_64}" ;;
+	*) return 1 ;;
+	esac
+}
+
+# gcc_prefix ARCH: the cross prefix of GCC for ARCH on this machine.
+gcc_prefix() {
+	case "$1" in
+	arm) echo arm-linux-gnueabi- ;;
+	arm64) echo aarch64-linux-gnu- ;;
+	*) echo "" ;;
+	esac
+}
+
+# prepare_tree SRCDIR PHASE: pop or push the series to match PHASE.
+prepare_tree() {
+	local srcdir="$1" phase="$2"
+
+	case "$phase" in
+	before)
+		[ -s "$srcdir/.pc/applied-patches" ] || return 0
+		step POP "the series, for phase before"
+		(cd "$srcdir" && QUILT_PATCHES="$TOPDIR/patches" QUILT_PC=.pc \
+			quilt --quiltrc /dev/null pop -a -q >/dev/null) ||
+			die "cannot pop the series from '$srcdir'"
+		;;
+	after)
+		"$TOPDIR/scripts/kernel-patch.sh" -s "$srcdir" || exit 2
+		;;
+	esac
+}
+
+# survey_one SRCDIR BUILDDIR PHASE JOBS NAME: configure and build one
+# CONFIG-COMPILER; return make's status.
+survey_one() {
+	local srcdir="$1" builddir="$2" phase="$3" jobs="$4" name="$5"
+	local config compiler arch objdir log start status=0
+
+	config="${name%-*}"
+	compiler="${name##*-}"
+	case "$compiler" in
+	[0-9]*) compiler="${name#"${config%-*}"-}"; config="${config%-*}" ;;
+	esac
+	arch=$(config_arch "$config") || die "unknown config '$config' in '$name'"
+
+	set -- -C "$srcdir" ARCH="$arch"
+	case "$compiler" in
+	gcc)
+		[ -z "$(gcc_prefix "$arch")" ] || set -- "$@" CROSS_COMPILE="$(gcc_prefix "$arch")"
+		"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$(gcc_prefix "$arch")gcc" || exit 2
+		;;
+	clang-[0-9]*)
+		set -- "$@" LLVM="-${compiler#clang-}"
+		"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$compiler" || exit 2
+		;;
+	*) die "unknown compiler '$compiler' in '$name' (known: gcc clang-N)" ;;
+	esac
+
+	mkdir -p "$builddir/survey/$name" || die "cannot create '$builddir/survey/$name'"
+	objdir=$(cd "$builddir/survey/$name" && pwd)
+	log="$objdir/$phase.log"
+	set -- "$@" O="$objdir"
+
+	step CONFIG "$name ($phase)"
+	{
+		make "$@" "$config" &&
+			"$srcdir/scripts/config" --file "$objdir/.config" -e WERROR &&
+			make "$@" olddefconfig
+	} >"$log" 2>&1 || { tail -n 20 "$log" >&2; die "cannot configure '$name'"; }
+	grep -qx 'CONFIG_WERROR=y' "$objdir/.config" || die "'$name' did not keep CONFIG_WERROR=y"
+
+	step BUILD "$name ($phase), log in $log"
+	start=$(date +%s)
+	nice -n "${SURVEY_NICE:-15}" make "$@" -k -j "$jobs" >>"$log" 2>&1 || status=$?
+	"$TOPDIR/scripts/warnings.sh" -l -s "$srcdir" "$log" >"$objdir/$phase.diag.tmp"
+	mv "$objdir/$phase.diag.tmp" "$objdir/$phase.diag"
+	printf 'exit %s seconds %s warnings %s errors %s\n' "$status" \
+		"$(($(date +%s) - start))" \
+		"$(grep -c '^warning' "$objdir/$phase.diag" || :)" \
+		"$(grep -c '^error' "$objdir/$phase.diag" || :)" >"$objdir/$phase.status"
+	step DONE "$name ($phase): $(cat "$objdir/$phase.status")"
+	return "$status"
+}
+
+main() {
+	local builddir=build phase=before jobs=2 srcdir opt name failed=0
+
+	while getopts hj:o:p: opt; do
+		case "$opt" in
+		j) jobs="$OPTARG" ;;
+		o) builddir="$OPTARG" ;;
+		p) phase="$OPTARG" ;;
+		h) usage; exit 0 ;;
+		*) usage >&2; exit 2 ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	case "$phase" in
+	before | after) ;;
+	*) die "unknown phase '$phase' (known: before after)" ;;
+	esac
+	case "$jobs" in
+	'' | *[!0-9]* | 0) die "-j needs a positive number, not '$jobs'" ;;
+	esac
+	# shellcheck disable=SC2086 # a list of words
+	[ $# -gt 0 ] || set -- $DEFAULT_BUILDS
+
+	mkdir -p "$builddir/survey" || die "cannot create '$builddir/survey'"
+	srcdir=$("$TOPDIR/scripts/kernel-src.sh" -o "$builddir/survey") || exit 2
+	prepare_tree "$srcdir" "$phase"
+	for name in "$@"; do
+		survey_one "$srcdir" "$builddir" "$phase" "$jobs" "$name" || failed=1
+	done
+	return "$failed"
+}
+
+main "$@"
