@@ -5,8 +5,12 @@
 #
 # quilt keeps what it applied in the tree's .pc/; patches already applied
 # are not applied again, so a re-run with an unchanged series does nothing.
-# A tree whose applied patches are not the start of the series (a patch
-# was renamed, dropped or reordered) is refused: extract it afresh.
+# A patch whose file changed since it was applied (a refresh, an edit) is
+# popped with the patches above it and pushed again. A tree whose applied
+# patches are not the start of the series (a patch was renamed, dropped or
+# reordered) is refused: extract it afresh. So is a tree of another kernel
+# version than the series pins, a tree with local changes where the series
+# works, and a push that was interrupted (the message says how to undo it).
 #
 # Exit: 0 ok (including an empty series), 1 a patch does not apply, 2
 # trouble (usage, no tree, no series, quilt missing, inconsistent tree).
@@ -16,12 +20,16 @@ set -eu
 
 PROG=kernel-patch.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=/dev/null # series-lib.sh is checked on its own
+. "$TOPDIR/scripts/series-lib.sh"
 
 usage() {
 	cat <<USAGE
-usage: $PROG -s SRCDIR [-p PATCHDIR]
+usage: $PROG -s SRCDIR [-p PATCHDIR] [-r]
 Push every patch of PATCHDIR/series (default PATCHDIR: patches/) that is
 not applied to SRCDIR yet, with quilt. V=1 shows quilt's output.
+  -r  undo an interrupted push first: restore the files of the patch whose
+      push did not finish from quilt's backups in SRCDIR/.pc/
 USAGE
 }
 
@@ -34,25 +42,51 @@ step() {
 	printf '  %-7s %s\n' "$1" "$2" >&2
 }
 
-# series FILE: the patch names in a quilt series file, in order.
-series() {
-	awk '/^[ \t]*(#|$)/ { next } { print $1 }' "$1"
+# first_changed SRCDIR PATCHDIR: the first applied patch whose file is not
+# the one that was applied (recorded in .pc/kparity-sums), or nothing.
+first_changed() {
+	local srcdir="$1" dir="$2" name want
+
+	# shellcheck disable=SC2046 # patch names have no blanks
+	sums "$dir" $(applied_names "$srcdir") | while read -r want; do
+		name="${want##* }"
+		if ! grep -qxF "$want" "$srcdir/.pc/kparity-sums" 2>/dev/null; then
+			printf '%s\n' "$name"
+			break
+		fi
+	done
 }
 
-# applied SRCDIR: the patches quilt has applied to SRCDIR, in order, from
-# quilt's own record (asking quilt fails once the series lost a patch).
-applied() {
-	if [ -f "$1/.pc/applied-patches" ]; then
-		cat "$1/.pc/applied-patches"
-	fi
+# unapply_from SRCDIR NAME: pop NAME and every patch above it. The files
+# quilt restores are touched, so make rebuilds what used them.
+unapply_from() {
+	local srcdir="$1" name="$2" below
+
+	below=$(applied_names "$srcdir" | grep -B1 -xF "$name" | head -n 1)
+	step UNPATCH "$name changed since it was applied"
+	if [ "$below" = "$name" ]; then
+		q "$srcdir" pop -a -f -q >/dev/null
+	else
+		q "$srcdir" pop -f -q "$below" >/dev/null
+	fi || die "cannot pop '$name' from '$srcdir'"
+}
+
+# recover SRCDIR NAME: restore the files of NAME's interrupted push.
+recover() {
+	step RESTORE "$2 (interrupted push) from $1/.pc/$2/"
+	(cd "$1" && "$QUILT_BACKUP" -r -t -B ".pc/$2/" -) >/dev/null ||
+		die "cannot restore the backups in '$1/.pc/$2/'"
+	rmdir "$1/.pc/$2" 2>/dev/null || :
 }
 
 main() {
 	local srcdir="" patchdir="$TOPDIR/patches" opt want have n out
+	local recover=0 name changed
 
-	while getopts hp:s: opt; do
+	while getopts hp:rs: opt; do
 		case "$opt" in
 		p) patchdir="$OPTARG" ;;
+		r) recover=1 ;;
 		s) srcdir="$OPTARG" ;;
 		h) usage; exit 0 ;;
 		*) usage >&2; exit 2 ;;
@@ -67,27 +101,42 @@ main() {
 	[ -f "$patchdir/series" ] || die "cannot read '$patchdir/series'"
 	patchdir=$(cd "$patchdir" && pwd)
 
-	want=$(series "$patchdir/series")
+	want=$(series_names "$patchdir/series")
 	[ -n "$want" ] || exit 0
-	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" quilt || exit 2
+	check_pin "$patchdir/series" "$srcdir"
+	quilt_setup "$patchdir"
 
-	QUILT_PATCHES="$patchdir"
-	QUILT_PC=.pc
-	export QUILT_PATCHES QUILT_PC
-	have=$(applied "$srcdir")
-	[ "$have" != "$want" ] || exit 0
+	name=$(interrupted "$srcdir")
+	if [ -n "$name" ]; then
+		[ "$recover" = 1 ] ||
+			die "a push of '$name' was interrupted in '$srcdir'; undo it with '$PROG -r -s $srcdir' or $(recover_hint "$srcdir" "$name")"
+		recover "$srcdir" "$name"
+	fi
+	changed=$(first_changed "$srcdir" "$patchdir")
+	[ -z "$changed" ] || unapply_from "$srcdir" "$changed"
+	have=$(applied_names "$srcdir")
+	if [ "$have" = "$want" ]; then
+		[ -f "$srcdir/.pc/kparity-sums" ] || record "$srcdir" "$patchdir"
+		exit 0
+	fi
 	n=$(printf '%s\n' "$have" | grep -c . || :)
 	if [ "$n" -gt 0 ] &&
 		[ "$(printf '%s\n' "$want" | head -n "$n")" != "$have" ]; then
 		die "'$srcdir' has patches applied that are not the start of '$patchdir/series' (extract the tree afresh)"
 	fi
 
+	if out=$(local_changes "$srcdir"); then
+		die "'$srcdir' has local changes where the series works: $out (extract the tree afresh, or refresh the patch)"
+	fi
+
 	step PATCH "$(printf '%s\n' "$want" | tail -n +"$((n + 1))" | grep -c .) of $(printf '%s\n' "$want" | grep -c .) patches"
-	if out=$(cd "$srcdir" && quilt --quiltrc /dev/null push -a 2>&1); then
+	if out=$(q "$srcdir" push -a 2>&1); then
 		[ "${V:-0}" != 1 ] || printf '%s\n' "$out" >&2
+		record "$srcdir" "$patchdir"
 		exit 0
 	fi
 	printf '%s\n' "$out" >&2
+	record "$srcdir" "$patchdir"
 	printf '%s: the series does not apply to %s\n' "$PROG" "$srcdir" >&2
 	exit 1
 }

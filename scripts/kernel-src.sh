@@ -5,7 +5,9 @@
 #
 # By default the tree is Debian's linux-source-6.1 tarball, extracted once
 # into BUILDDIR/src/. A stamp beside the tree records which tarball it came
-# from, so a re-run costs nothing and a changed tarball is extracted anew.
+# from, so a re-run costs nothing and a changed tarball is extracted anew;
+# the MD5 of every file as extracted goes to TREE.sums beside it (the
+# series tools tell local changes from the tarball's content with it).
 # KSRC=DIR in the environment names a tree to use as it is.
 #
 # Progress goes to stderr; stdout carries only the tree's path.
@@ -103,6 +105,12 @@ extract() {
 	trap - EXIT HUP INT TERM
 }
 
+# sums DIR: 'MD5  ./PATH' for every file of DIR as extracted, so that the
+# quilt series tools can tell local changes from the tarball's content.
+sums() {
+	(cd "$1" && find . -type f -print0 | xargs -0 md5sum)
+}
+
 # from_tarball BUILDDIR: extract the tarball if needed; print the tree path.
 from_tarball() {
 	local builddir="$1" tarball name dest stamp id want have
@@ -123,8 +131,10 @@ from_tarball() {
 
 	if [ ! -d "$dest" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$id" ]; then
 		step EXTRACT "$tarball"
-		rm -f "$stamp"
+		rm -f "$stamp" "$dest.sums"
 		extract "$tarball" "$dest"
+		sums "$dest" >"$dest.sums.tmp"
+		mv "$dest.sums.tmp" "$dest.sums"
 		printf '%s\n' "$id" >"$stamp.tmp"
 		mv "$stamp.tmp" "$stamp"
 	fi

@@ -1,0 +1,208 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# series-bisect.sh - build every prefix of the quilt series (no patch, the
+# first, the first two, ...) for one target with each compiler, with
+# CONFIG_WERROR=y, and report the first patch that breaks a build.
+#
+# The series gets its own copy of the kernel tree, BUILDDIR/series/src/, so
+# the tree of the parity builds is never popped. Each compiler has one build
+# directory, BUILDDIR/series/bisect/TARGET-COMPILER/, configured once (the
+# target's base config and fragments, then CONFIG_WERROR=y) and built again
+# after each push: make rebuilds only what the patch changed (everything,
+# for a patch that changes the compiler flags), and ccache serves what was
+# built before. Each build's output is kept as prefix-N.log there.
+#
+# Exit: 0 every prefix builds with every compiler, 1 a build failed (the
+# last line names the patch and the compiler), 2 trouble.
+
+# shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
+set -eu
+
+PROG=series-bisect.sh
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=/dev/null # series-lib.sh is checked on its own
+. "$TOPDIR/scripts/series-lib.sh"
+
+usage() {
+	cat <<USAGE
+usage: $PROG [-o BUILDDIR] [-t TARGET] [-c COMPILERS] [-j N] [-p PATCHDIR] [-k]
+Build each prefix of PATCHDIR/series (default: patches/) for TARGET
+(default: x86_64) with each of COMPILERS (default: "gcc clang"; clang-N
+for LLVM=-N), with CONFIG_WERROR=y, one line per prefix.
+  -o BUILDDIR  where build products go (default: build)
+  -j N         make jobs (default: the number of CPUs)
+  -k           build with KPARITY_DIR set, so a tree with the overlay hook
+               uses the overlay for Clang
+Environment: CCACHE_DISABLE=1 builds without ccache.
+USAGE
+}
+
+die() {
+	printf '%s: %s\n' "$PROG" "$*" >&2
+	exit 2
+}
+
+# load_target NAME: the target's ARCH, cross prefix, base config, fragments.
+load_target() {
+	local file
+
+	file=$("$TOPDIR/scripts/target.sh" -p "$PROG" "$1") || exit 2
+	unset ARCH CROSS_COMPILE BASE_CONFIG FRAGMENTS IMAGE DTB \
+		QEMU QEMU_MACHINE QEMU_CPU QEMU_MEMORY CONSOLE APPEND
+	# shellcheck disable=SC1090 # checked by target.sh just now
+	. "$file"
+	t_arch="$ARCH"
+	t_cross="${CROSS_COMPILE:-}"
+	t_base="$BASE_CONFIG"
+	t_fragments="$FRAGMENTS"
+}
+
+# cc_of COMPILER: the CC make is given for COMPILER (through ccache).
+cc_of() {
+	local cc
+
+	case "$1" in
+	gcc) cc="${t_cross}gcc" ;;
+	clang | clang-[0-9]*) cc="$1" ;;
+	*) die "unknown compiler '$1' (known: gcc clang clang-N)" ;;
+	esac
+	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$cc" || exit 2
+	if [ "${CCACHE_DISABLE:-}" != 1 ] && command -v ccache >/dev/null; then
+		cc="ccache $cc"
+	fi
+	printf '%s\n' "$cc"
+}
+
+# llvm_of COMPILER: LLVM= for COMPILER, or nothing for gcc.
+llvm_of() {
+	case "$1" in
+	clang) echo 1 ;;
+	clang-*) echo "-${1#clang-}" ;;
+	esac
+}
+
+# compiler_env COMPILER CMD...: run CMD with the make variables of
+# COMPILER (ARCH, CC, CROSS_COMPILE or LLVM) in the environment, as
+# kernel-config.sh wants them.
+compiler_env() {
+	local compiler="$1" cc
+
+	shift
+	cc=$(cc_of "$compiler")
+	if [ "$compiler" = gcc ]; then
+		env -u LLVM CROSS_COMPILE="$t_cross" ARCH="$t_arch" CC="$cc" "$@"
+	else
+		env -u CROSS_COMPILE LLVM="$(llvm_of "$compiler")" ARCH="$t_arch" CC="$cc" "$@"
+	fi
+}
+
+# configure SRCDIR OBJDIR COMPILER: configure OBJDIR unless done before.
+configure() {
+	local srcdir="$1" objdir="$2" frag
+
+	[ ! -f "$objdir/.config" ] || return 0
+	mkdir -p "$objdir"
+	printf 'CONFIG_WERROR=y\n' >"$objdir/werror.config"
+	set --
+	for frag in $t_fragments; do
+		set -- "$@" "$TOPDIR/kconfig/fragments/$frag"
+	done
+	compiler_env "$3" "$TOPDIR/scripts/kernel-config.sh" -s "$srcdir" -O "$objdir" \
+		-b "$t_base" -l "$objdir/config.log" "$@" "$objdir/werror.config" >/dev/null ||
+		die "cannot configure '$objdir' (see '$objdir/config.log')"
+}
+
+# build SRCDIR OBJDIR COMPILER LOG: build OBJDIR; return make's status.
+build() {
+	local srcdir="$1" objdir="$2" compiler="$3" log="$4"
+
+	set -- make -C "$srcdir" O="$objdir" -j "$jobs" ARCH="$t_arch" CC="$(cc_of "$compiler")"
+	if [ "$compiler" = gcc ]; then
+		[ -z "$t_cross" ] || set -- "$@" CROSS_COMPILE="$t_cross"
+	else
+		set -- "$@" LLVM="$(llvm_of "$compiler")"
+	fi
+	[ "${V:-0}" != 1 ] || set -- "$@" V=1
+	env -u CROSS_COMPILE -u LLVM nice -n "${BISECT_NICE:-10}" "$@" >"$log" 2>&1
+}
+
+main() {
+	local builddir=build target=x86_64 compilers="gcc clang" opt srcdir n=0
+	local patchdir="$TOPDIR/patches" name c objdir line failed="" kparity=0
+
+	jobs=$(nproc)
+	while getopts c:hj:ko:p:t: opt; do
+		case "$opt" in
+		c) compilers="$OPTARG" ;;
+		j) jobs="$OPTARG" ;;
+		k) kparity=1 ;;
+		o) builddir="$OPTARG" ;;
+		p) patchdir="$OPTARG" ;;
+		t) target="$OPTARG" ;;
+		h) usage; exit 0 ;;
+		*) usage >&2; exit 2 ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	[ $# -eq 0 ] || { usage >&2; exit 2; }
+	case "$jobs" in
+	'' | *[!0-9]* | 0) die "-j needs a positive number, not '$jobs'" ;;
+	esac
+	[ -f "$patchdir/series" ] || die "cannot read '$patchdir/series'"
+	patchdir=$(cd "$patchdir" && pwd)
+	load_target "$target"
+	if [ "$kparity" = 1 ]; then
+		KPARITY_DIR="$TOPDIR"
+		export KPARITY_DIR
+	else
+		unset KPARITY_DIR
+	fi
+
+	mkdir -p "$builddir/series" || die "cannot create '$builddir/series'"
+	srcdir=$(KPARITY_SRC_QUIET=1 "$TOPDIR/scripts/kernel-src.sh" -o "$builddir/series") || exit 2
+	check_pin "$patchdir/series" "$srcdir"
+	quilt_setup "$patchdir"
+	name=$(interrupted "$srcdir")
+	[ -z "$name" ] ||
+		die "a push of '$name' was interrupted in '$srcdir'; undo it with 'scripts/kernel-patch.sh -r -s $srcdir'"
+	if [ -n "$(applied_names "$srcdir")" ]; then
+		q "$srcdir" pop -a -f -q >/dev/null || die "cannot pop the series in '$srcdir'"
+	fi
+	# quilt restores a file with the time it had: make must see it changed.
+	for name in $(series_names "$patchdir/series"); do
+		[ -r "$patchdir/$name" ] || die "cannot read '$patchdir/$name' (named in '$patchdir/series')"
+		(cd "$srcdir" && patch_files "$patchdir/$name" | xargs -r touch -c)
+	done
+	if name=$(local_changes "$srcdir"); then
+		die "'$srcdir' has local changes where the series works: $name"
+	fi
+
+	name="(no patch)"
+	while :; do
+		line=""
+		for c in $compilers; do
+			objdir="$builddir/series/bisect/$target-$c"
+			configure "$srcdir" "$objdir" "$c"
+			objdir=$(cd "$objdir" && pwd)
+			if build "$srcdir" "$objdir" "$c" "$objdir/prefix-$n.log"; then
+				line="$line${line:+, }$c ok"
+			else
+				line="$line${line:+, }$c FAIL"
+				failed="$failed${failed:+ and }$c (log: $objdir/prefix-$n.log)"
+			fi
+		done
+		printf '%2d %s: %s\n' "$n" "$name" "$line"
+		if [ -n "$failed" ]; then
+			printf 'bisect: the first failing prefix ends with %s, with %s\n' "$name" "$failed"
+			return 1
+		fi
+		name=$(q "$srcdir" next 2>/dev/null) || break
+		q "$srcdir" push -q >/dev/null || die "cannot push '$name' in '$srcdir'"
+		n=$((n + 1))
+	done
+	record "$srcdir" "$patchdir"
+	printf 'bisect: all %d prefixes build with %s\n' "$((n + 1))" "$compilers"
+}
+
+main "$@"

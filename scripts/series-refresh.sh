@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# series-refresh.sh - regenerate every patch of the quilt series in one
+# normalised form, so that two versions of a patch differ only where the
+# change does: 'a/' and 'b/' prefixes, no timestamps, no Index: lines, the
+# C function of each hunk in its @@ line, the header kept as it is.
+#
+# The topmost applied patch is refreshed first, so edits made to its files
+# go into it. Then the series is popped and pushed one patch at a time,
+# each refreshed on the way; the tree ends with the same patches applied as
+# it started with.
+#
+# Exit: 0 ok, 1 a patch does not push or refresh, 2 trouble (usage, no
+# tree, an interrupted push, wrong kernel version).
+
+# shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
+set -eu
+
+PROG=series-refresh.sh
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=/dev/null # series-lib.sh is checked on its own
+. "$TOPDIR/scripts/series-lib.sh"
+
+usage() {
+	cat <<USAGE
+usage: $PROG [-o BUILDDIR] [-s SRCDIR] [-p PATCHDIR]
+Refresh every patch of PATCHDIR/series (default: patches/) against SRCDIR
+(default: the tree kernel-src.sh gives for BUILDDIR, default build), one
+line per patch: 'refreshed NAME' or 'unchanged NAME'.
+USAGE
+}
+
+die() {
+	printf '%s: %s\n' "$PROG" "$*" >&2
+	exit 2
+}
+
+fail() {
+	printf '%s: %s\n' "$PROG" "$*" >&2
+	exit 1
+}
+
+# refresh_top SRCDIR: refresh the topmost patch.
+refresh_top() {
+	q "$1" refresh >/dev/null ||
+		fail "cannot refresh '$(applied_names "$1" | tail -n 1)' in '$1'"
+}
+
+main() {
+	local builddir=build srcdir="" patchdir="$TOPDIR/patches" opt top name old
+
+	while getopts ho:p:s: opt; do
+		case "$opt" in
+		o) builddir="$OPTARG" ;;
+		p) patchdir="$OPTARG" ;;
+		s) srcdir="$OPTARG" ;;
+		h) usage; exit 0 ;;
+		*) usage >&2; exit 2 ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	[ $# -eq 0 ] || { usage >&2; exit 2; }
+	[ -f "$patchdir/series" ] || die "cannot read '$patchdir/series'"
+	patchdir=$(cd "$patchdir" && pwd)
+	if [ -z "$srcdir" ]; then
+		srcdir=$(KPARITY_SRC_QUIET=1 "$TOPDIR/scripts/kernel-src.sh" -o "$builddir") || exit 2
+	fi
+	[ -d "$srcdir" ] || die "'$srcdir' is not a directory"
+	check_pin "$patchdir/series" "$srcdir"
+	quilt_setup "$patchdir"
+	name=$(interrupted "$srcdir")
+	[ -z "$name" ] ||
+		die "a push of '$name' was interrupted in '$srcdir'; undo it with 'scripts/kernel-patch.sh -r -s $srcdir'"
+
+	# shellcheck disable=SC2046 # patch names have no blanks
+	old=$(sums "$patchdir" $(series_names "$patchdir/series"))
+	top=$(applied_names "$srcdir" | tail -n 1)
+	if [ -n "$top" ]; then
+		refresh_top "$srcdir"
+		q "$srcdir" pop -a -q >/dev/null || fail "cannot pop the series in '$srcdir'"
+	fi
+	for name in $(series_names "$patchdir/series"); do
+		q "$srcdir" push -q "$name" >/dev/null || fail "cannot push '$name' in '$srcdir'"
+		refresh_top "$srcdir"
+	done
+	if [ -z "$top" ]; then
+		q "$srcdir" pop -a -q >/dev/null
+	elif [ "$top" != "$name" ]; then
+		q "$srcdir" pop -q "$top" >/dev/null
+	fi
+	# The tree's record of what it applied names the new files.
+	record "$srcdir" "$patchdir"
+	for name in $(series_names "$patchdir/series"); do
+		if printf '%s\n' "$old" | grep -qxF "$(sums "$patchdir" "$name")"; then
+			printf 'unchanged %s\n' "$name"
+		else
+			printf 'refreshed %s\n' "$name"
+		fi
+	done
+}
+
+main "$@"

@@ -1,0 +1,116 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# series-roundtrip.sh - check that 'quilt push -a' then 'quilt pop -a'
+# leaves a kernel tree byte-identical.
+#
+# The tree is brought to no patch applied, every file's checksum is taken
+# (quilt's .pc/ aside), the whole series is pushed and popped, and the
+# checksums are taken again: a file that differs, appeared (a stray .orig or
+# .rej) or went missing is listed. The patches applied at the start are
+# applied again at the end.
+#
+# Exit: 0 byte-identical, 1 the tree differs or a patch does not push or
+# pop, 2 trouble (usage, no tree, local changes, wrong kernel version).
+
+# shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
+set -eu
+
+PROG=series-roundtrip.sh
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=/dev/null # series-lib.sh is checked on its own
+. "$TOPDIR/scripts/series-lib.sh"
+
+usage() {
+	cat <<USAGE
+usage: $PROG [-o BUILDDIR] [-s SRCDIR] [-p PATCHDIR]
+Push and pop the whole of PATCHDIR/series (default: patches/) in SRCDIR
+(default: the tree kernel-src.sh gives for BUILDDIR, default build) and
+compare the checksums of every file before and after.
+USAGE
+}
+
+die() {
+	printf '%s: %s\n' "$PROG" "$*" >&2
+	exit 2
+}
+
+fail() {
+	printf '%s: %s\n' "$PROG" "$*" >&2
+	exit 1
+}
+
+# checksums SRCDIR: 'MD5  ./PATH' for every file but quilt's, and
+# '->TARGET  ./PATH' for every symbolic link, sorted by path.
+checksums() {
+	(cd "$1" && {
+		find . -path ./.pc -prune -o -type f -print0 | xargs -0 md5sum
+		find . -path ./.pc -prune -o -type l -printf '%l  %p\n' | sed 's/^/->/'
+	} | sort -k 2)
+}
+
+# to_top SRCDIR TOP: push or pop until TOP is the topmost patch (none: no
+# patch applied).
+to_top() {
+	if [ -z "$2" ]; then
+		[ -z "$(applied_names "$1")" ] || q "$1" pop -a -q >/dev/null
+	else
+		q "$1" push -q "$2" >/dev/null 2>&1 || q "$1" pop -q "$2" >/dev/null
+	fi
+}
+
+main() {
+	local builddir=build srcdir="" patchdir="$TOPDIR/patches" opt top name
+
+	while getopts ho:p:s: opt; do
+		case "$opt" in
+		o) builddir="$OPTARG" ;;
+		p) patchdir="$OPTARG" ;;
+		s) srcdir="$OPTARG" ;;
+		h) usage; exit 0 ;;
+		*) usage >&2; exit 2 ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	[ $# -eq 0 ] || { usage >&2; exit 2; }
+	[ -f "$patchdir/series" ] || die "cannot read '$patchdir/series'"
+	patchdir=$(cd "$patchdir" && pwd)
+	if [ -z "$srcdir" ]; then
+		srcdir=$(KPARITY_SRC_QUIET=1 "$TOPDIR/scripts/kernel-src.sh" -o "$builddir") || exit 2
+	fi
+	[ -d "$srcdir" ] || die "'$srcdir' is not a directory"
+	check_pin "$patchdir/series" "$srcdir"
+	quilt_setup "$patchdir"
+	[ -n "$(series_names "$patchdir/series")" ] || { echo "round-trip: empty series"; return 0; }
+
+	name=$(interrupted "$srcdir")
+	[ -z "$name" ] ||
+		die "a push of '$name' was interrupted in '$srcdir'; undo it with 'scripts/kernel-patch.sh -r -s $srcdir'"
+	if name=$(local_changes "$srcdir"); then
+		die "'$srcdir' has local changes where the series works: $name"
+	fi
+
+	top=$(applied_names "$srcdir" | tail -n 1)
+	to_top "$srcdir" "" || fail "cannot pop every patch from '$srcdir'"
+	before=$(mktemp "${TMPDIR:-/tmp}/roundtrip.XXXXXX")
+	after=$(mktemp "${TMPDIR:-/tmp}/roundtrip.XXXXXX")
+	trap 'rm -f "$before" "$after"' EXIT
+	trap 'exit 2' HUP INT TERM
+	checksums "$srcdir" >"$before"
+	q "$srcdir" push -a -q >/dev/null || fail "'quilt push -a' failed in '$srcdir'"
+	q "$srcdir" pop -a -q >/dev/null || fail "'quilt pop -a' failed in '$srcdir'"
+	checksums "$srcdir" >"$after"
+	to_top "$srcdir" "$top" || fail "cannot bring '$srcdir' back to '$top'"
+
+	printf 'before  %s  %d files\n' "$(md5sum <"$before" | cut -d' ' -f1)" "$(wc -l <"$before")"
+	printf 'after   %s  %d files\n' "$(md5sum <"$after" | cut -d' ' -f1)" "$(wc -l <"$after")"
+	if cmp -s "$before" "$after"; then
+		echo "round-trip: byte-identical"
+		return 0
+	fi
+	echo "round-trip: the tree differs:"
+	diff "$before" "$after" | sed -n 's/^\([<>]\) [^ ]*  \.\//\1 /p'
+	return 1
+}
+
+main "$@"

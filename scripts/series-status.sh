@@ -1,0 +1,91 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# series-status.sh - which patches of the quilt series a kernel tree has
+# applied, and for each patch its subject and the files it touches.
+#
+# One line per patch, 'applied' or 'unapplied', its name and subject, then
+# its files indented below. Last come the notes: a patch changed since it
+# was applied, a push that was interrupted (with the command that undoes
+# it), local changes where the series works.
+#
+# Exit: 0 ok, 2 trouble (usage, no series, wrong kernel version).
+
+# shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
+set -eu
+
+PROG=series-status.sh
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=/dev/null # series-lib.sh is checked on its own
+. "$TOPDIR/scripts/series-lib.sh"
+
+usage() {
+	cat <<USAGE
+usage: $PROG [-o BUILDDIR] [-s SRCDIR] [-p PATCHDIR]
+Show the state of PATCHDIR/series (default: patches/) in SRCDIR (default:
+BUILDDIR/src/linux-source-6.1, BUILDDIR defaulting to build; a tree not
+extracted yet shows every patch unapplied).
+USAGE
+}
+
+die() {
+	printf '%s: %s\n' "$PROG" "$*" >&2
+	exit 2
+}
+
+# show_patch STATE PATCHFILE: the patch's line and its files.
+show_patch() {
+	printf '%-9s  %s  %s\n' "$1" "$(basename "$2")" "$(patch_subject "$2")"
+	patch_files "$2" | sed 's/^/             /'
+}
+
+main() {
+	local builddir=build srcdir="" patchdir="$TOPDIR/patches" opt name state
+	local n=0 applied=0 pin
+
+	while getopts ho:p:s: opt; do
+		case "$opt" in
+		o) builddir="$OPTARG" ;;
+		p) patchdir="$OPTARG" ;;
+		s) srcdir="$OPTARG" ;;
+		h) usage; exit 0 ;;
+		*) usage >&2; exit 2 ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	[ $# -eq 0 ] || { usage >&2; exit 2; }
+	[ -f "$patchdir/series" ] || die "cannot read '$patchdir/series'"
+	patchdir=$(cd "$patchdir" && pwd)
+	[ -n "$srcdir" ] || srcdir="${KSRC:-$builddir/src/linux-source-6.1}"
+
+	pin=$(series_pin "$patchdir/series")
+	if [ -d "$srcdir" ]; then
+		check_pin "$patchdir/series" "$srcdir"
+		quilt_setup "$patchdir"
+	fi
+	printf 'series  %s%s\n' "$patchdir/series" "${pin:+ (Linux $pin)}"
+	printf 'tree    %s%s\n' "$srcdir" "$([ -d "$srcdir" ] || echo ' (not extracted)')"
+	for name in $(series_names "$patchdir/series"); do
+		n=$((n + 1))
+		state=unapplied
+		if grep -qxF "$name" "$srcdir/.pc/applied-patches" 2>/dev/null; then
+			state=applied
+			applied=$((applied + 1))
+		fi
+		[ -r "$patchdir/$name" ] || die "cannot read '$patchdir/$name' (named in '$patchdir/series')"
+		show_patch "$state" "$patchdir/$name"
+	done
+	printf '%d of %d patches applied\n' "$applied" "$n"
+
+	[ -d "$srcdir" ] || return 0
+	name=$(interrupted "$srcdir")
+	[ -z "$name" ] ||
+		printf 'note: the push of %s was interrupted; undo it with scripts/kernel-patch.sh -r -s %s, or %s\n' \
+			"$name" "$srcdir" "$(recover_hint "$srcdir" "$name")"
+	if name=$(local_changes "$srcdir"); then
+		printf 'note: local changes where the series works: %s\n' "$name"
+	fi
+	return 0
+}
+
+main "$@"
