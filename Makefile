@@ -115,6 +115,20 @@ fuzz: deps-check
 bench-probes: deps-check
 	$(Q)scripts/bench-probes.sh -o $(O)
 
+# ---- the quilt series (Documentation/series.md) -------------------------
+# TARGET= and COMPILERS= choose what series-bisect builds; PHASE=after runs
+# the survey with the series applied.
+.PHONY: series-status series-check series-bisect series-roundtrip series-refresh series-survey
+
+series-status series-check series-roundtrip series-refresh:
+	$(Q)scripts/$@.sh -o $(O)
+
+series-bisect:
+	$(Q)scripts/series-bisect.sh -o $(O) $(if $(TARGET),-t '$(TARGET)') $(if $(COMPILERS),-c '$(COMPILERS)')
+
+series-survey:
+	$(Q)scripts/series-survey.sh -o $(O) $(if $(PHASE),-p '$(PHASE)')
+
 install: $(kabi)
 	$(Q)install -D -m 0755 $(kabi) $(DESTDIR)$(PREFIX)/bin/kabi
 	$(Q)install -D -m 0644 Documentation/kabi.1 $(DESTDIR)$(PREFIX)/share/man/man1/kabi.1
@@ -130,7 +144,14 @@ help:
 	@echo '  check     install test dependencies and run every test'
 	@echo '  fuzz      fuzz kabi with libFuzzer, FUZZ_TIME seconds per harness'
 	@echo '  bench-probes  no-op kernel rebuild, stock Kbuild probes against the overlay'
+	@echo '  series-status     the quilt series: which patches the tree has'
+	@echo '  series-check      does the series apply to the pristine tree (offset, fuzz, rejects)'
+	@echo '  series-bisect     build every prefix of the series with GCC and Clang, -Werror'
+	@echo '  series-roundtrip  push -a then pop -a leaves the tree byte-identical'
+	@echo '  series-refresh    rewrite the patches in normalised form'
+	@echo '  series-survey     the long defconfig builds behind Documentation/series.md'
 	@echo '  install   install kabi under $$(DESTDIR)$$(PREFIX)'
 	@echo '  clean     remove tool builds (kernel builds under $$(O)/kernel stay)'
 	@echo 'Settings: O=DIR V=1 CC=gcc|clang SANITIZE=1 PREFIX= DESTDIR='
 	@echo '          TARGETS= COMPILERS= LLVM=-N KSRC=DIR (parity)'
+	@echo '          TARGET= COMPILERS= (series-bisect) PHASE=before|after (series-survey)'
