@@ -231,3 +231,43 @@ OUT
 	bad_dwarf NARROW
 	bad NARROW.o "kabi: cannot read 'NARROW.o': enumerator 'N_BIG' at DIE 0x24 has a value wider than its 4-byte enum"
 }
+
+# blowup CHAINS LEVELS: C source whose function-pointer typedefs double
+# the length of their spelled names at every level: a 20 KB object whose
+# names need over 100 MB
+blowup() {
+	awk -v chains="$1" -v levels="$2" 'BEGIN {
+		for (c = 0; c < chains; c++) {
+			printf "struct t%d { int x; };\n", c
+			printf "typedef void (*c%d_0)(struct t%d *);\n", c, c
+			for (i = 1; i <= levels; i++)
+				printf "typedef void (*c%d_%d)(c%d_%d, c%d_%d);\n", c, i, c, i - 1, c, i - 1
+			printf "struct s%d { c%d_%d m; } v%d;\n", c, c, levels, c
+		}
+	}'
+}
+
+@test "kabi bad input: names that outgrow --max-memory stop the read with one line" {
+	blowup 16 16 >blowup.c
+	gcc -g -c blowup.c -o blowup.o
+	run -1 --separate-stderr "$KABI" dump --max-memory 32M blowup.o
+	assert_output ""
+	[ "$stderr" = "kabi: memory limit of 32M reached by the types and names read so far (see --max-memory)" ]
+}
+
+@test "kabi bad input: the memory limit holds for diff and for several threads" {
+	blowup 16 16 >blowup.c
+	gcc -g -c blowup.c -o blowup.o
+	run -1 --separate-stderr "$KABI" diff --threads 4 --max-memory 32M good.o blowup.o
+	assert_output ""
+	[ "$stderr" = "kabi: memory limit of 32M reached by the types and names read so far (see --max-memory)" ]
+}
+
+@test "kabi bad input: --max-memory takes K, M, G or 0 and nothing else" {
+	run -0 "$KABI" dump --max-memory 0 good.o
+	run -0 "$KABI" dump --max-memory 1G good.o
+	run -2 --separate-stderr "$KABI" dump --max-memory 4T good.o
+	[ "$stderr" = "kabi: dump: --max-memory takes a size such as 512M or 4G (0: no limit), not '4T'" ]
+	run -2 --separate-stderr "$KABI" dump --max-memory 99999999999999999999 good.o
+	[ "$stderr" = "kabi: dump: --max-memory takes a size such as 512M or 4G (0: no limit), not '99999999999999999999'" ]
+}

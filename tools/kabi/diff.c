@@ -87,7 +87,7 @@ static char *fmt_num(int64_t v)
 		sb_add(&b, "?");
 	else
 		sb_addf(&b, "%" PRId64, v);
-	return b.buf;
+	return sb_take(&b);
 }
 
 static char *fmt_str(const char *s)
@@ -180,7 +180,7 @@ static char *fmt_bits(const struct member *m)
 	if (m->bitsize)
 		sb_addf(&b, " bit_offset=%" PRIu64 " bit_size=%" PRIu32,
 			m->bitpos % 8, m->bitsize);
-	return b.buf;
+	return sb_take(&b);
 }
 
 static void cmp_member(struct report *r, const struct member *a,
@@ -341,7 +341,7 @@ static char *fmt_chain(const struct ktype *t)
 	sb_init(&b);
 	for (i = 0; i < t->n; i++)
 		sb_addf(&b, "%s%s", i ? " -> " : "", t->chain[i]);
-	return b.buf ? b.buf : xstrdup("");
+	return b.buf ? sb_take(&b) : xstrdup("");
 }
 
 static void cmp_typedef(struct report *r, const struct ktype *a,

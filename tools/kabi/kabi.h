@@ -36,6 +36,10 @@ enum {
 /* The one error helper: prints "kabi: MSG\n" on stderr. */
 void kabi_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Allocation failure is the one thing kabi does not recover from. */
+/* Limit on the memory holding types and names; 0 is none. */
+#define KABI_MEM_LIMIT_DEFAULT (UINT64_C(4) << 30)
+void mem_set_limit(uint64_t bytes);
+
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t sz);
 void *xrealloc(void *p, size_t n);
@@ -66,6 +70,7 @@ struct sb {
 void sb_init(struct sb *b);
 void sb_release(struct sb *b);
 void sb_reset(struct sb *b);
+char *sb_take(struct sb *b);	/* the buffer, for the caller to free() */
 void sb_add(struct sb *b, const char *s);
 void sb_addn(struct sb *b, const char *s, size_t n);
 void sb_addf(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -2,6 +2,7 @@
 /*
  * kabi: command table, options, and atomic output.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
@@ -50,7 +51,7 @@ static int cmd_help(struct opts *o);
 static const struct cmd cmds[] = {
 	{ "dump", cmd_dump,
 	  "usage: kabi dump [--json] [--root DIR]... [--type NAME]... [--kind KIND]\n"
-	  "                 [--threads N] [-o FILE] FILE...\n"
+	  "                 [--threads N] [--max-memory SIZE] [-o FILE] FILE...\n"
 	  "Print every named struct, union, enum and typedef in the DWARF of the\n"
 	  "FILEs (vmlinux, .o, .ko), sorted and deduplicated.\n"
 	  "  --json         print JSON instead of text\n"
@@ -58,12 +59,13 @@ static const struct cmd cmds[] = {
 	  "  --type NAME    only this type: \"foo\" or \"struct foo\" (repeatable)\n"
 	  "  --kind KIND    only struct, union, enum or typedef (repeatable)\n"
 	  "  --threads N    read on N threads (default: one per CPU)\n"
+	  "  --max-memory SIZE  stop when types and names need more (default 4G, 0: none)\n"
 	  "  -o FILE        write to FILE (atomically) instead of standard output\n",
-	  1, -1, "json root type kind threads output" },
+	  1, -1, "json root type kind threads max-memory output" },
 	{ "diff", cmd_diff,
 	  "usage: kabi diff [--json] [--only-layout] [--suppressions FILE]\n"
 	  "                 [--root DIR]... [--type NAME]... [--kind KIND] [-o FILE]\n"
-	  "                 [--threads N] OLD NEW\n"
+	  "                 [--threads N] [--max-memory SIZE] OLD NEW\n"
 	  "Compare the types of two builds and report layout changes.\n"
 	  "  --json               print JSON instead of text\n"
 	  "  --only-layout        ignore changes that only touch typedef names\n"
@@ -72,9 +74,10 @@ static const struct cmd cmds[] = {
 	  "  --type NAME          only this type: \"foo\" or \"struct foo\" (repeatable)\n"
 	  "  --kind KIND          only struct, union, enum or typedef (repeatable)\n"
 	  "  --threads N          read on N threads (default: one per CPU)\n"
+	  "  --max-memory SIZE    stop when types and names need more (default 4G, 0: none)\n"
 	  "  -o FILE              write to FILE (atomically) instead of standard output\n"
 	  "Exit status: 0 identical, bits 1 error, 2 usage, 4 changes, 8 incompatible.\n",
-	  2, 2, "json only-layout suppressions root type kind threads output" },
+	  2, 2, "json only-layout suppressions root type kind threads max-memory output" },
 	{ "help", cmd_help,
 	  "usage: kabi help [VERB]\n", 0, 1, "" },
 };
@@ -342,7 +345,7 @@ free_models:
 /* ---- options --------------------------------------------------------- */
 
 enum { OPT_JSON = 256, OPT_ONLY_LAYOUT, OPT_SUPP, OPT_ROOT, OPT_TYPE, OPT_KIND,
-       OPT_THREADS };
+       OPT_THREADS, OPT_MAX_MEMORY };
 
 static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
@@ -352,6 +355,7 @@ static const struct option long_opts[] = {
 	{ "type", required_argument, NULL, OPT_TYPE },
 	{ "kind", required_argument, NULL, OPT_KIND },
 	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -386,6 +390,30 @@ static const char *absolute(struct opts *o, const char *path)
 	o->owned = xrealloc(o->owned, (o->nowned + 1) * sizeof(*o->owned));
 	o->owned[o->nowned++] = p;
 	return p;
+}
+
+/* SIZE: digits with an optional K, M or G (powers of 1024); 0 ok. */
+static int parse_size(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	for (; isdigit((unsigned char)*s); s++) {
+		if (v > (UINT64_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	switch (*s) {
+	case 'K': shift = 10; s++; break;
+	case 'M': shift = 20; s++; break;
+	case 'G': shift = 30; s++; break;
+	}
+	if (*s || v > UINT64_MAX >> shift)
+		return -1;
+	*out = v << shift;
+	return 0;
 }
 
 /* Parse argv into O; 0 ok, KABI_EXIT_USAGE after a message. */
@@ -452,6 +480,17 @@ static int parse_opts(const struct cmd *cmd, int argc, char **argv,
 				return KABI_EXIT_USAGE;
 			}
 			o->threads = (int)v;
+			break;
+		}
+		case OPT_MAX_MEMORY: {
+			uint64_t v;
+
+			if (parse_size(optarg, &v)) {
+				kabi_err("%s: --max-memory takes a size such as 512M or 4G (0: no limit), not '%s'",
+					 cmd->name, optarg);
+				return KABI_EXIT_USAGE;
+			}
+			mem_set_limit(v);
 			break;
 		}
 		case 'o':

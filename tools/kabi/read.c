@@ -95,7 +95,7 @@ static void rd_fail(struct reader *r, const char *fmt, ...)
 		sb_init(&b);
 		sb_add2(&b, "cannot read '", r->path);
 		sb_add2(&b, "': ", msg);
-		*r->err = b.buf;
+		*r->err = sb_take(&b);
 	}
 }
 
@@ -1683,7 +1683,7 @@ static int handle_open(struct reader *r, const char *path, struct handle *h)
 		sb_init(&b);
 		sb_add2(&b, "cannot open '", path);
 		sb_add2(&b, "': ", strerror(errno));
-		*r->err = b.buf;
+		*r->err = sb_take(&b);
 		r->failed = true;
 		return -1;
 	}

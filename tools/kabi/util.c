@@ -2,8 +2,13 @@
 /*
  * Error reporting, allocation, arenas, interning, strings and JSON quoting.
  */
+#include <inttypes.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kabi.h"
 
@@ -18,6 +23,63 @@ void kabi_err(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+/* ---- memory budget -------------------------------------------------- */
+
+/*
+ * One limit for the process on the memory that holds types and names
+ * (arena blocks and string buffers): a hostile input has to end with a
+ * message, not with the OOM killer.  The limit is set by main() before
+ * any thread starts and only read afterwards; the count is shared by the
+ * reading threads, hence atomic.  libdw's own memory is not counted: it
+ * grows with the size of the input, not with what the input describes.
+ */
+static uint64_t mem_limit = KABI_MEM_LIMIT_DEFAULT;
+static atomic_uint_fast64_t mem_used;
+static atomic_flag mem_reported = ATOMIC_FLAG_INIT;
+
+void mem_set_limit(uint64_t bytes)
+{
+	mem_limit = bytes;
+}
+
+/* The limit in the unit it was most likely given in. */
+static void mem_limit_str(char *buf, size_t n)
+{
+	static const char units[] = "GMK";
+	unsigned shift = 30, i;
+
+	for (i = 0; i < 3; i++, shift -= 10) {
+		if (mem_limit >> shift && !(mem_limit & ((UINT64_C(1) << shift) - 1))) {
+			snprintf(buf, n, "%" PRIu64 "%c", mem_limit >> shift, units[i]);
+			return;
+		}
+	}
+	snprintf(buf, n, "%" PRIu64, mem_limit);
+}
+
+static void mem_charge(size_t n)
+{
+	uint64_t used = atomic_fetch_add_explicit(&mem_used, n, memory_order_relaxed) + n;
+	char lim[32];
+
+	if (!mem_limit || used <= mem_limit)
+		return;
+	/* Another thread may get here too: one message, then exit without
+	 * running atexit handlers over half-built models. */
+	if (atomic_flag_test_and_set(&mem_reported))
+		for (;;)
+			pause();
+	mem_limit_str(lim, sizeof(lim));
+	kabi_err("memory limit of %s reached by the types and names read so far (see --max-memory)",
+		 lim);
+	_Exit(KABI_EXIT_ERROR);
+}
+
+static void mem_uncharge(size_t n)
+{
+	atomic_fetch_sub_explicit(&mem_used, n, memory_order_relaxed);
 }
 
 static void oom(size_t n)
@@ -103,6 +165,7 @@ void arena_release(struct arena *a)
 		return;
 	for (b = a->head; b; b = next) {
 		next = b->next;
+		mem_uncharge(sizeof(*b) + b->size);
 		free(b);
 	}
 	a->head = NULL;
@@ -118,6 +181,7 @@ void *arena_alloc(struct arena *a, size_t n)
 	if (!b || b->size - b->used < n) {
 		size_t size = n > ARENA_BLK ? n : ARENA_BLK;
 
+		mem_charge(sizeof(*b) + size);
 		b = xmalloc(sizeof(*b) + size);
 		b->size = size;
 		b->used = 0;
@@ -214,8 +278,18 @@ void sb_init(struct sb *b)
 
 void sb_release(struct sb *b)
 {
+	mem_uncharge(b->cap);
 	free(b->buf);
 	sb_init(b);
+}
+
+char *sb_take(struct sb *b)
+{
+	char *buf = b->buf;
+
+	mem_uncharge(b->cap);
+	sb_init(b);
+	return buf;
 }
 
 void sb_reset(struct sb *b)
@@ -229,6 +303,7 @@ static void sb_reserve(struct sb *b, size_t n)
 {
 	if (b->len + n + 1 <= b->cap)
 		return;
+	mem_charge((b->len + n + 1) * 2 - b->cap);
 	b->cap = (b->len + n + 1) * 2;
 	b->buf = xrealloc(b->buf, b->cap);
 }
