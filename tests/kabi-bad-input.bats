@@ -271,3 +271,31 @@ blowup() {
 	run -2 --separate-stderr "$KABI" dump --max-memory 99999999999999999999 good.o
 	[ "$stderr" = "kabi: dump: --max-memory takes a size such as 512M or 4G (0: no limit), not '99999999999999999999'" ]
 }
+
+# set_shdr FILE SECTION off|size VALUE: overwrite sh_offset or sh_size of
+# SECTION in the header table of a little-endian ELF64 file
+set_shdr() {
+	local file=$1 sec=$2 field=$3 value=$4 shoff idx at bytes i
+	shoff=$(readelf -hW "$file" | awk '/Start of section headers/ { print $5 }')
+	idx=$(readelf -SW "$file" | sed 's/^ *\[ */[/' |
+		awk -v s="$sec" '$2 == s { gsub(/[][]/, "", $1); print $1 }')
+	at=$((shoff + idx * 64 + (field == "off" ? 24 : 32)))
+	bytes=
+	for i in 0 1 2 3 4 5 6 7; do
+		bytes=$bytes$(printf '\\%03o' $(((value >> (8 * i)) & 255)))
+	done
+	# shellcheck disable=SC2059 # the format holds the octal escapes
+	printf "$bytes" | dd of="$file" bs=1 seek="$at" conv=notrunc status=none
+}
+
+@test "kabi bad input: a debug section whose offset is past the end of the file" {
+	cp good.o off.o
+	set_shdr off.o .debug_info off $((0x7fffffff))
+	bad off.o "kabi: cannot read 'off.o': section '.debug_info' extends past the end of the file (truncated?)"
+}
+
+@test "kabi bad input: a debug section whose size runs past the end of the file" {
+	cp good.o size.o
+	set_shdr size.o .debug_abbrev size $((0x7fffffff))
+	bad size.o "kabi: cannot read 'size.o': section '.debug_abbrev' extends past the end of the file (truncated?)"
+}
