@@ -14,7 +14,18 @@
 
 #include "../kabi.h"
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	/* under libFuzzer's -rss_limit_mb, so that an input describing
+	 * gigabytes of names ends in kabi's own message */
+	mem_set_limit(UINT64_C(512) << 20);
+	return 0;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
