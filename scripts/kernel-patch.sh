@@ -5,12 +5,12 @@
 #
 # quilt keeps what it applied in the tree's .pc/; patches already applied
 # are not applied again, so a re-run with an unchanged series does nothing.
-# A patch whose file changed since it was applied (a refresh, an edit) is
-# popped with the patches above it and pushed again. A tree whose applied
-# patches are not the start of the series (a patch was renamed, dropped or
-# reordered) is refused: extract it afresh. So is a tree of another kernel
-# version than the series pins, a tree with local changes where the series
-# works, and a push that was interrupted (the message says how to undo it).
+# A patch whose file changed since it was applied (a refresh, an edit), or
+# that is no longer where the series has it (renamed, dropped, reordered),
+# is popped with the patches above it, from quilt's backups, and the series
+# is pushed again from there. Refused are a tree of another kernel version
+# than the series pins, a tree with local changes where the series works,
+# and a push that was interrupted (the message says how to undo it).
 #
 # Exit: 0 ok (including an empty series), 1 a patch does not apply, 2
 # trouble (usage, no tree, no series, quilt missing, inconsistent tree).
@@ -63,12 +63,31 @@ unapply_from() {
 	local srcdir="$1" name="$2" below
 
 	below=$(applied_names "$srcdir" | grep -B1 -xF "$name" | head -n 1)
-	step UNPATCH "$name changed since it was applied"
+	step UNPATCH "$name changed or left the series since it was applied"
 	if [ "$below" = "$name" ]; then
 		q "$srcdir" pop -a -f -q >/dev/null
 	else
 		q "$srcdir" pop -f -q "$below" >/dev/null
 	fi || die "cannot pop '$name' from '$srcdir'"
+}
+
+# unapply_stale SRCDIR HAVE WANT: pop the applied patches (HAVE) from the
+# first one that is not where the series (WANT) has it: a patch renamed,
+# dropped or reordered. quilt restores their files from its backups.
+unapply_stale() {
+	local srcdir="$1" name keep="" i=0
+
+	for name in $2; do
+		i=$((i + 1))
+		[ "$name" = "$(printf '%s\n' "$3" | sed -n "${i}p")" ] || break
+		keep="$name"
+	done
+	step UNPATCH "$(($(printf '%s\n' "$2" | grep -c .) - i + 1)) patches no longer at their place in the series"
+	if [ -z "$keep" ]; then
+		q "$srcdir" pop -a -f -q >/dev/null
+	else
+		q "$srcdir" pop -f -q "$keep" >/dev/null
+	fi || die "cannot pop the patches of '$srcdir' that left the series"
 }
 
 # recover SRCDIR NAME: restore the files of NAME's interrupted push.
@@ -122,7 +141,9 @@ main() {
 	n=$(printf '%s\n' "$have" | grep -c . || :)
 	if [ "$n" -gt 0 ] &&
 		[ "$(printf '%s\n' "$want" | head -n "$n")" != "$have" ]; then
-		die "'$srcdir' has patches applied that are not the start of '$patchdir/series' (extract the tree afresh)"
+		unapply_stale "$srcdir" "$have" "$want"
+		have=$(applied_names "$srcdir")
+		n=$(printf '%s\n' "$have" | grep -c . || :)
 	fi
 
 	if out=$(local_changes "$srcdir"); then

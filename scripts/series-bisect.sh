@@ -99,7 +99,7 @@ compiler_env() {
 
 # configure SRCDIR OBJDIR COMPILER: configure OBJDIR unless done before.
 configure() {
-	local srcdir="$1" objdir="$2" frag
+	local srcdir="$1" objdir="$2" compiler="$3" frag
 
 	[ ! -f "$objdir/.config" ] || return 0
 	mkdir -p "$objdir"
@@ -108,7 +108,7 @@ configure() {
 	for frag in $t_fragments; do
 		set -- "$@" "$TOPDIR/kconfig/fragments/$frag"
 	done
-	compiler_env "$3" "$TOPDIR/scripts/kernel-config.sh" -s "$srcdir" -O "$objdir" \
+	compiler_env "$compiler" "$TOPDIR/scripts/kernel-config.sh" -s "$srcdir" -O "$objdir" \
 		-b "$t_base" -l "$objdir/config.log" "$@" "$objdir/werror.config" >/dev/null ||
 		die "cannot configure '$objdir' (see '$objdir/config.log')"
 }

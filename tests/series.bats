@@ -113,13 +113,13 @@ good_series() {
 	assert_output "line thirteen"
 }
 
-@test "kernel-patch: a patch changed since it was applied is pushed again" {
+@test "kernel-patch: a patch changed or left the series since it was applied is pushed again" {
 	good_series
 	run -0 "$S/kernel-patch.sh" -s "$T/tree" -p "$T/patches"
 	sed -i 's/^+line thirteen$/+line 13 changed/' "$T/patches/0001-offset.patch"
 	run -0 merged "$S/kernel-patch.sh" -s "$T/tree" -p "$T/patches"
 	assert_output "$(printf '%s\n' \
-		"  UNPATCH 0001-offset.patch changed since it was applied" \
+		"  UNPATCH 0001-offset.patch changed or left the series since it was applied" \
 		"  PATCH   2 of 2 patches")"
 	run -0 sed -n 13p "$T/tree/a.c"
 	assert_output "line 13 changed"
