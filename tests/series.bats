@@ -92,6 +92,18 @@ good_series() {
 	assert_equal "$stderr" "kernel-patch.sh: '$T/tree' has local changes where the series works: a.c (in 0001-offset.patch) (extract the tree afresh, or refresh the patch)"
 }
 
+@test "kernel-patch: without quilt, the Debian package to install is named" {
+	good_series
+	local f
+	mkdir "$T/bin"
+	for f in /usr/bin/* /bin/*; do
+		[ "${f##*/}" = quilt ] || ln -sf "$f" "$T/bin/"
+	done
+	run -2 --separate-stderr env PATH="$T/bin" "$S/kernel-patch.sh" -s "$T/tree" -p "$T/patches"
+	assert_equal "$stderr" "kernel-patch.sh: cannot find 'quilt' (Debian package: quilt)"
+	assert [ ! -e "$T/tree/.pc" ]
+}
+
 @test "kernel-patch: an interrupted push is reported with the way back, -r takes it" {
 	good_series
 	# What a first push killed inside patch(1) leaves: quilt's .pc/ with
