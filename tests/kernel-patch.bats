@@ -19,10 +19,12 @@ add_patch() {
 	echo "$1" >>"$T/patches/series"
 }
 
-@test "kernel-patch: the project's series (comments only) changes nothing" {
-	run -0 --separate-stderr "$P" -s "$T/tree"
+@test "kernel-patch: the project's series refuses a tree it is not for" {
+	local pin
+	pin=$(sed -n 's/^# Kernel: //p' "$TOP/patches/series")
+	run -2 --separate-stderr "$P" -s "$T/tree"
 	assert_output ""
-	assert_equal "$stderr" ""
+	assert_equal "$stderr" "kernel-patch.sh: '$TOP/patches/series' is for Linux $pin, but '$T/tree' is not a kernel tree"
 	run -0 ls -A "$T/tree"
 	assert_output "file"
 }
@@ -64,10 +66,17 @@ add_patch() {
 	assert_equal "${stderr_lines[-1]}" "kernel-patch.sh: the series does not apply to $T/tree"
 }
 
-@test "kernel-patch: applied patches missing from the series are refused" {
+@test "kernel-patch: applied patches that left the series are popped first" {
 	add_patch 0001-two.patch one two
 	run -0 "$P" -s "$T/tree" -p "$T/patches"
+	mv "$T/patches/0001-two.patch" "$T/patches/0002-other.patch"
 	echo 0002-other.patch >"$T/patches/series"
-	run -2 --separate-stderr "$P" -s "$T/tree" -p "$T/patches"
-	assert_equal "$stderr" "kernel-patch.sh: '$T/tree' has patches applied that are not the start of '$T/patches/series' (extract the tree afresh)"
+	run -0 merged "$P" -s "$T/tree" -p "$T/patches"
+	assert_output "$(printf '%s\n' \
+		"  UNPATCH 0001-two.patch changed or left the series since it was applied" \
+		"  PATCH   1 of 1 patches")"
+	run -0 cat "$T/tree/.pc/applied-patches"
+	assert_output "0002-other.patch"
+	run -0 cat "$T/tree/file"
+	assert_output "two"
 }
