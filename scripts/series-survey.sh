@@ -10,7 +10,9 @@
 # "after" with the series pushed. Each build is 'make -k', so one failing
 # file does not hide the next, in BUILDDIR/survey/CONFIG-COMPILER/:
 #   PHASE.log     make's output
-#   PHASE.diag    one line per distinct diagnostic (warnings.sh -l)
+#   PHASE.diag    one line per distinct diagnostic (warnings.sh -l), then
+#                 the compiler driver's own ('clang-19: warning: ...'),
+#                 which name no file: KIND, FLAG, (driver), 0, TEXT
 #   PHASE.status  "exit N seconds S warnings W errors E"
 # A build is incremental: the "after" phase recompiles what the series
 # changed (for Clang everything, as the series changes Clang's flags).
@@ -26,7 +28,7 @@ DEFAULT_BUILDS="vexpress_defconfig-clang-19 vexpress_defconfig-gcc x86_64_defcon
 
 usage() {
 	cat <<USAGE
-usage: $PROG [-o BUILDDIR] [-p before|after] [-j N] [CONFIG-COMPILER...]
+usage: $PROG [-o BUILDDIR] [-p before|after] [-j N] [-s] [CONFIG-COMPILER...]
 Build each CONFIG (a defconfig target) with COMPILER (gcc, or clang-N for
 LLVM=-N) with CONFIG_WERROR=y and 'make -k', one build at a time, under
 nice -n \$SURVEY_NICE (default 15). Default builds:
@@ -34,6 +36,7 @@ nice -n \$SURVEY_NICE (default 15). Default builds:
   -o BUILDDIR  where build products go (default: build)
   -p PHASE     before: the tree without the series (default); after: with it
   -j N         make jobs (default: 2)
+  -s           build nothing: summarise the logs there are again
 USAGE
 }
 
@@ -84,6 +87,27 @@ prepare_tree() {
 	esac
 }
 
+# driver_diagnostics LOG: the distinct diagnostics of the compiler driver
+# itself ('clang-19: error: argument unused during compilation: ...'),
+# which carry no file name, in the format of warnings.sh -l.
+driver_diagnostics() {
+	awk '
+		/^[^ :]*(clang|gcc)(-[0-9]+)?: (warning|error): / {
+			kind = ($0 ~ /: error: /) ? "error" : "warning"
+			flag = "(none)"
+			if (match($0, /\[-W[^]]*\]$/)) {
+				flag = substr($0, RSTART + 1, RLENGTH - 2)
+				sub(/^-Werror,/, "", flag)
+				sub(/^-Werror=/, "-W", flag)
+			}
+			text = $0
+			sub(/^[^:]*: (warning|error): /, "", text)
+			sub(/ \[-W[^]]*\]$/, "", text)
+			line = kind "\t" flag "\t(driver)\t0\t" text
+			if (!(line in seen)) { seen[line] = 1; print line }
+		}' "$1"
+}
+
 # survey_one SRCDIR BUILDDIR PHASE JOBS NAME: configure and build one
 # CONFIG-COMPILER; return make's status.
 survey_one() {
@@ -126,21 +150,48 @@ survey_one() {
 	step BUILD "$name ($phase), log in $log"
 	start=$(date +%s)
 	nice -n "${SURVEY_NICE:-15}" make "$@" -k -j "$jobs" >>"$log" 2>&1 || status=$?
-	"$TOPDIR/scripts/warnings.sh" -l -s "$srcdir" "$log" >"$objdir/$phase.diag.tmp"
-	mv "$objdir/$phase.diag.tmp" "$objdir/$phase.diag"
-	printf 'exit %s seconds %s warnings %s errors %s\n' "$status" \
-		"$(($(date +%s) - start))" \
-		"$(grep -c '^warning' "$objdir/$phase.diag" || :)" \
-		"$(grep -c '^error' "$objdir/$phase.diag" || :)" >"$objdir/$phase.status"
+	summarise "$srcdir" "$objdir" "$phase" "$status" "$(($(date +%s) - start))"
 	step DONE "$name ($phase): $(cat "$objdir/$phase.status")"
 	return "$status"
 }
 
-main() {
-	local builddir=build phase=before jobs=2 srcdir opt name failed=0
+# summarise SRCDIR OBJDIR PHASE STATUS SECONDS: write PHASE.diag and
+# PHASE.status from PHASE.log.
+summarise() {
+	local srcdir="$1" objdir="$2" phase="$3"
 
-	while getopts hj:o:p: opt; do
+	{
+		"$TOPDIR/scripts/warnings.sh" -l -s "$srcdir" "$objdir/$phase.log"
+		driver_diagnostics "$objdir/$phase.log"
+	} >"$objdir/$phase.diag.tmp"
+	mv "$objdir/$phase.diag.tmp" "$objdir/$phase.diag"
+	printf 'exit %s seconds %s warnings %s errors %s\n' "$4" "$5" \
+		"$(grep -c '^warning' "$objdir/$phase.diag" || :)" \
+		"$(grep -c '^error' "$objdir/$phase.diag" || :)" >"$objdir/$phase.status.tmp"
+	mv "$objdir/$phase.status.tmp" "$objdir/$phase.status"
+}
+
+# resummarise SRCDIR BUILDDIR PHASE NAME: summarise a log again (a build
+# still running, or one summarised by an older version of this script),
+# keeping the exit status and time it recorded ('running' when none).
+resummarise() {
+	local objdir="$2/survey/$4" status=running seconds=-
+
+	[ -f "$objdir/$3.log" ] || return 0
+	if [ -f "$objdir/$3.status" ]; then
+		status=$(awk '{ print $2 }' "$objdir/$3.status")
+		seconds=$(awk '{ print $4 }' "$objdir/$3.status")
+	fi
+	summarise "$1" "$objdir" "$3" "$status" "$seconds"
+	step SUMMARY "$4 ($3): $(cat "$objdir/$3.status")"
+}
+
+main() {
+	local builddir=build phase=before jobs=2 srcdir opt name failed=0 only=0
+
+	while getopts hj:o:p:s opt; do
 		case "$opt" in
+		s) only=1 ;;
 		j) jobs="$OPTARG" ;;
 		o) builddir="$OPTARG" ;;
 		p) phase="$OPTARG" ;;
@@ -159,6 +210,12 @@ main() {
 	# shellcheck disable=SC2086 # a list of words
 	[ $# -gt 0 ] || set -- $DEFAULT_BUILDS
 
+	if [ "$only" = 1 ]; then
+		for name in "$@"; do
+			resummarise "$builddir/survey/src/linux-source-6.1" "$builddir" "$phase" "$name"
+		done
+		return 0
+	fi
 	mkdir -p "$builddir/survey" || die "cannot create '$builddir/survey'"
 	srcdir=$("$TOPDIR/scripts/kernel-src.sh" -o "$builddir/survey") || exit 2
 	prepare_tree "$srcdir" "$phase"
