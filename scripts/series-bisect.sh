@@ -11,7 +11,9 @@
 # target's base config and fragments, then CONFIG_WERROR=y) and built again
 # after each push: make rebuilds only what the patch changed (everything,
 # for a patch that changes the compiler flags), and ccache serves what was
-# built before. Each build's output is kept as prefix-N.log there.
+# built before. Each build's output is kept as prefix-N.log there. A prefix
+# whose last patch touches only other architectures' arch/ files is not
+# built again: its tree is, for this target, the one before it.
 #
 # Exit: 0 every prefix builds with every compiler, 1 a build failed (the
 # last line names the patch and the compiler), 2 trouble.
@@ -95,6 +97,26 @@ compiler_env() {
 	else
 		env -u CROSS_COMPILE LLVM="$(llvm_of "$compiler")" ARCH="$t_arch" CC="$cc" "$@"
 	fi
+}
+
+# reaches PATCHFILE: does the patch touch a file the target's build may
+# read? Only files below another architecture's arch/ directory do not;
+# a prefix that adds only those builds what the one before it built.
+reaches() {
+	local srcarch file
+
+	case "$t_arch" in
+	x86_64 | i386) srcarch=x86 ;;
+	*) srcarch="$t_arch" ;;
+	esac
+	for file in $(patch_files "$1"); do
+		case "$file" in
+		arch/"$srcarch"/*) return 0 ;;
+		arch/*) ;;
+		*) return 0 ;;
+		esac
+	done
+	return 1
 }
 
 # configure SRCDIR OBJDIR COMPILER: configure OBJDIR unless done before.
@@ -182,6 +204,10 @@ main() {
 	while :; do
 		line=""
 		for c in $compilers; do
+			if [ "$n" -gt 0 ] && ! reaches "$patchdir/$name"; then
+				line="$line${line:+, }$c ok (nothing for $t_arch)"
+				continue
+			fi
 			objdir="$builddir/series/bisect/$target-$c"
 			configure "$srcdir" "$objdir" "$c"
 			objdir=$(cd "$objdir" && pwd)
