@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -72,6 +73,10 @@ struct reader {
 	/* the unit's file table as read by line_files: directory (NULL for
 	 * an absolute name) and name; used instead of files when own_files */
 	struct lsec line_sec, line_str_sec, str_sec;
+	/* .debug_info where it is the file's own mapping, and how much of
+	 * it is given back (info_release) */
+	struct lsec info_sec;
+	Dwarf_Off info_dropped;
 	const char *(*lfiles)[2];
 	size_t nlfiles, lfiles_cap;
 	bool own_files;
@@ -474,7 +479,9 @@ static void line_sections(struct reader *r, Dwarf *dw)
 		if (!gelf_getshdr(scn, &sh) ||
 		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
 			continue;
-		if (strcmp(name, ".debug_line") == 0)
+		if (strcmp(name, ".debug_info") == 0)
+			s = &r->info_sec;
+		else if (strcmp(name, ".debug_line") == 0)
 			s = &r->line_sec;
 		else if (strcmp(name, ".debug_line_str") == 0)
 			s = &r->line_str_sec;
@@ -488,6 +495,37 @@ static void line_sections(struct reader *r, Dwarf *dw)
 		s->p = d->d_buf;
 		s->n = d->d_size;
 	}
+	/* only pages of the file mapping can be given back and read again */
+	{
+		size_t fsize;
+		const char *base = elf_rawfile(elf, &fsize);
+		const unsigned char *p = r->info_sec.p;
+
+		if (!base || !p || (const char *)p < base ||
+		    (const char *)p + r->info_sec.n > base + fsize)
+			r->info_sec.p = NULL;
+	}
+}
+
+/*
+ * Give back the pages of .debug_info before offset UPTO.  The reader
+ * rarely looks back (only DW_FORM_ref_addr does), and a page given back
+ * is read again from the file if it does; without this, the resident
+ * size of a run grows with .debug_info rather than with the types.
+ */
+static void info_release(struct reader *r, Dwarf_Off upto)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), from, to;
+
+	if (!r->info_sec.p || upto <= r->info_dropped || page == (uintptr_t)-1)
+		return;
+	if (upto > r->info_sec.n)
+		upto = r->info_sec.n;
+	from = ((uintptr_t)r->info_sec.p + r->info_dropped) & ~(page - 1);
+	to = ((uintptr_t)r->info_sec.p + upto) & ~(page - 1);
+	if (to > from)
+		(void)madvise((void *)from, to - from, MADV_DONTNEED);
+	r->info_dropped = upto;
 }
 
 static const char *decl_file_name(struct reader *r, Dwarf_Word idx)
@@ -2159,6 +2197,7 @@ static void read_dwarf(struct reader *r, Dwarf *dw, size_t stride, size_t slot)
 		r->unit = idx;
 		if (idx++ % stride != slot)
 			continue;
+		info_release(r, dwarf_dieoffset(&cudie));
 		if (version < 2 || version > 5) {
 			rd_fail(r, "unsupported DWARF version %u", version);
 			return;
