@@ -11,6 +11,7 @@
 # PREFIX, DESTDIR  for 'make install'
 # TARGETS=..., COMPILERS=..., LLVM=-N  what 'make parity' runs
 #            (Documentation/parity.md)
+# RUNS=N     repetitions of each 'make bench' measurement (default 3)
 O        ?= build
 CC       ?= gcc
 PREFIX   ?= /usr/local
@@ -88,7 +89,7 @@ deps-build:
 	$(Q)scripts/deps.sh build
 
 deps-check:
-	$(Q)scripts/deps.sh build check kernel parity
+	$(Q)scripts/deps.sh build check kernel parity bench
 
 check: deps-check
 	$(Q)$(MAKE) --no-print-directory O=$(O) all kabi-asan
@@ -129,6 +130,14 @@ series-bisect:
 series-survey:
 	$(Q)scripts/series-survey.sh -o $(O) $(if $(PHASE),-p '$(PHASE)')
 
+# kabi against pahole, codiff and abidiff on a distro vmlinux pair and the
+# tiny kernel's pair (Documentation/bench.md); never part of 'check'.
+.PHONY: bench
+bench:
+	$(Q)scripts/deps.sh build bench
+	$(Q)$(MAKE) --no-print-directory O=$(O) all
+	$(Q)scripts/bench.sh -o $(O) $(if $(RUNS),-n $(RUNS))
+
 install: $(kabi)
 	$(Q)install -D -m 0755 $(kabi) $(DESTDIR)$(PREFIX)/bin/kabi
 	$(Q)install -D -m 0644 Documentation/kabi.1 $(DESTDIR)$(PREFIX)/share/man/man1/kabi.1
@@ -144,6 +153,7 @@ help:
 	@echo '  check     install test dependencies and run every test'
 	@echo '  fuzz      fuzz kabi with libFuzzer, FUZZ_TIME seconds per harness'
 	@echo '  bench-probes  no-op kernel rebuild, stock Kbuild probes against the overlay'
+	@echo '  bench     kabi against pahole, codiff and abidiff on a distro vmlinux (RUNS=N)'
 	@echo '  series-status     the quilt series: which patches the tree has'
 	@echo '  series-check      does the series apply to the pristine tree (offset, fuzz, rejects)'
 	@echo '  series-bisect     build every prefix of the series with GCC and Clang, -Werror'

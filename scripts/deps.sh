@@ -14,13 +14,14 @@ PROG=deps.sh
 PKGS_build="make gcc libc6-dev pkg-config libelf-dev libdw-dev"
 PKGS_check="bats bats-assert bats-support jq valgrind shellcheck binutils clang llvm lld libclang-rt-14-dev dwarves gcc-arm-linux-gnueabi gcc-aarch64-linux-gnu strace qemu-user"
 PKGS_kernel="linux-source-6.1 xz-utils flex bison bc libssl-dev cpio kmod python3 ccache"
+PKGS_bench="dwarves abigail-tools time coreutils binutils dpkg apt"
 PKGS_parity="quilt jq coreutils qemu-system-x86 qemu-system-arm gcc-arm-linux-gnueabi gcc-aarch64-linux-gnu clang-19 lld-19 llvm-19 chromium"
 
 usage() {
 	cat <<USAGE
 usage: $PROG [--check] [--list] GROUP...
 Install the Debian packages of each GROUP that are not installed yet.
-Groups: build check kernel parity all
+Groups: build check kernel parity bench all
   --check  install nothing; exit 1 and name what is missing
   --list   print the packages of the groups, one per line
 USAGE
@@ -37,7 +38,8 @@ group_pkgs() {
 	check) echo "$PKGS_check" ;;
 	kernel) echo "$PKGS_kernel" ;;
 	parity) echo "$PKGS_parity" ;;
-	all) echo "$PKGS_build $PKGS_check $PKGS_kernel $PKGS_parity" ;;
+	bench) echo "$PKGS_bench" ;;
+	all) echo "$PKGS_build $PKGS_check $PKGS_kernel $PKGS_parity $PKGS_bench" ;;
 	*) return 1 ;;
 	esac
 }
@@ -62,7 +64,7 @@ main() {
 		-h | --help) usage; exit 0 ;;
 		-*) usage >&2; exit 2 ;;
 		*)
-			pkgs=$(group_pkgs "$arg") || die "unknown group '$arg' (known: build check kernel parity all)"
+			pkgs=$(group_pkgs "$arg") || die "unknown group '$arg' (known: build check kernel parity bench all)"
 			wanted="$wanted $pkgs"
 			;;
 		esac

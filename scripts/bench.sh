@@ -1,0 +1,541 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# bench.sh - kabi against pahole, codiff and abidiff on a distro vmlinux
+# pair and on the tiny parity kernel's GCC/Clang pair, in one run. Tools
+# alternate, each measured RUNS times under GNU time (abidiff once, under
+# a timeout); the table gives median wall time, CPU time (user + system)
+# and peak RSS, the ratios kabi / anchor and whether they meet the
+# targets, then two correctness checks: kabi's output does not depend on
+# the run or the thread count, and every struct codiff reports as changed
+# is reported by kabi or explained.
+#
+# Exit: 0 every target met and every check passed, 1 a target or check
+# missed, 2 trouble (a tool or input missing, kabi failed, fetch failed).
+
+# shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
+set -eu
+
+PROG=bench.sh
+TIME=/usr/bin/time
+
+# The distro pair: Debian's debug vmlinux of two consecutive ABIs.
+PKG_PREFIX=linux-image-6.1.0-
+PKG_SUFFIX=-cloud-amd64-dbg
+# Targets, kabi / anchor, on the distro pair.
+DUMP_WALL_MAX=0.25
+DUMP_RSS_MAX=0.25
+DIFF_WALL_MAX=0.10
+DIFF_RSS_MAX_KB=1048576
+ABIDIFF_FACTOR=50
+
+usage() {
+	cat <<USAGE
+usage: $PROG [-o BUILDDIR] [-n RUNS] [-t SECONDS] [--tiny-only] [OLD NEW]
+Benchmark BUILDDIR/kabi against pahole, codiff and abidiff.
+  -o BUILDDIR   build area (default: build); kabi is BUILDDIR/kabi, the
+                report BUILDDIR/bench/bench.json
+  -n RUNS       runs of each measurement (default 3); abidiff runs once
+  -t SECONDS    abidiff's time limit (default 300); reaching it is a result
+  --tiny-only   only the small pair: no distro download, no targets
+  OLD NEW       the small pair (default: the tiny kernel's GCC and Clang
+                vmlinux under BUILDDIR/kernel/x86_64-*/)
+Environment: KPARITY_CACHE_DIR (default BUILDDIR/cache) keeps the distro
+vmlinux pair; KPARITY_BENCH_ABI="N M" picks its two ABI numbers.
+USAGE
+}
+
+die() {
+	printf '%s: %s\n' "$PROG" "$*" >&2
+	exit 2
+}
+
+step() {
+	printf '  %-7s %s\n' "$1" "$2" >&2
+}
+
+# ---- inputs ---------------------------------------------------------------
+
+# vmlinux_path ABI: where the cache keeps that ABI's debug vmlinux
+vmlinux_path() {
+	echo "$cache/dbg/$PKG_PREFIX$1$PKG_SUFFIX/usr/lib/debug/boot/vmlinux-6.1.0-$1-cloud-amd64"
+}
+
+# pick_abis: two consecutive ABI numbers, cached ones first, else the
+# highest pair the archive has
+pick_abis() {
+	local nums n prev=""
+
+	if [ -n "${KPARITY_BENCH_ABI:-}" ]; then
+		echo "$KPARITY_BENCH_ABI"
+		return
+	fi
+	nums=$(find "$cache/dbg" -mindepth 1 -maxdepth 1 -type d -name "$PKG_PREFIX*$PKG_SUFFIX" 2>/dev/null |
+		sed -n "s|.*/$PKG_PREFIX\\([0-9]*\\)$PKG_SUFFIX\$|\\1|p" | sort -n)
+	for n in $nums; do
+		if [ -n "$prev" ] && [ "$n" -eq $((prev + 1)) ] && [ -f "$(vmlinux_path "$prev")" ] &&
+			[ -f "$(vmlinux_path "$n")" ]; then
+			set -- "$prev" "$n"
+		fi
+		prev=$n
+	done
+	if [ $# -eq 2 ]; then
+		echo "$1 $2"
+		return
+	fi
+	nums=$(apt-cache search --names-only "^${PKG_PREFIX}[0-9]+$PKG_SUFFIX\$" 2>/dev/null |
+		sed -n "s|^$PKG_PREFIX\\([0-9]*\\)$PKG_SUFFIX .*|\\1|p" | sort -n)
+	prev=""
+	for n in $nums; do
+		[ -z "$prev" ] || [ "$n" -ne $((prev + 1)) ] || set -- "$prev" "$n"
+		prev=$n
+	done
+	[ $# -eq 2 ] || die "no two consecutive $PKG_PREFIX*$PKG_SUFFIX packages in apt-cache (apt-get update?)"
+	echo "$1 $2"
+}
+
+# fetch ABI: download and extract that ABI's vmlinux into the cache once
+fetch() {
+	local pkg="$PKG_PREFIX$1$PKG_SUFFIX" want deb tmp
+
+	want=$(vmlinux_path "$1")
+	[ ! -f "$want" ] || return 0
+	mkdir -p "$cache/dbg"
+	deb=$(find "$cache/dbg" -maxdepth 1 -name "${pkg}_*.deb" | head -n 1)
+	if [ -z "$deb" ]; then
+		step FETCH "$pkg"
+		(cd "$cache/dbg" && apt-get download "$pkg" >>"$cache/dbg/dl.log" 2>&1) ||
+			die "apt-get download $pkg failed; see '$cache/dbg/dl.log'"
+		deb=$(find "$cache/dbg" -maxdepth 1 -name "${pkg}_*.deb" | head -n 1)
+		[ -n "$deb" ] || die "apt-get download left no ${pkg}_*.deb in '$cache/dbg'"
+	fi
+	step EXTRACT "$pkg"
+	tmp="$cache/dbg/.$pkg.tmp"
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" "./${want#"$cache/dbg/$pkg/"}" ||
+		die "cannot extract the vmlinux from '$deb'"
+	rm -rf "$cache/dbg/$pkg"
+	mv "$tmp" "$cache/dbg/$pkg"
+}
+
+# info_bytes PAIR: .debug_info size of the pair's new side
+info_bytes() {
+	if [ "$1" = distro ]; then
+		echo "$info_distro"
+	else
+		echo "$info_tiny"
+	fi
+}
+
+# debug_info_bytes FILE: size of FILE's .debug_info section
+debug_info_bytes() {
+	local hex
+
+	hex=$(LC_ALL=C readelf -SW "$1" 2>/dev/null | sed 's/^ *\[ *[0-9]*\] *//' |
+		awk '$1 == ".debug_info" { print $5; exit }')
+	echo $((0x${hex:-0}))
+}
+
+# ---- measuring ------------------------------------------------------------
+
+# measure TAG OUT CMD...: run CMD under GNU time, stdout to OUT; append
+# "TAG status wall cpu rss_kb" to $results. A status over 128 is a signal.
+measure() {
+	local tag="$1" out="$2" st=0 line
+
+	shift 2
+	"$TIME" -q -f '%e %U %S %M' -o "$work/time" "$@" >"$out" 2>"$work/$tag.err" || st=$?
+	line=$(tail -n 1 "$work/time")
+	echo "$tag $st $line" | awk '{ printf "%s %d %.2f %.2f %d\n", $1, $2, $3, $4 + $5, $6 }' >>"$results"
+}
+
+# kabi_ok TAG: the last kabi run of TAG succeeded (a diff's change bits
+# are success), or trouble
+kabi_ok() {
+	local st
+
+	st=$(awk -v t="$1" '$1 == t { s = $2 } END { print s }' "$results")
+	case "$st" in
+	0 | 4 | 8 | 12) ;;
+	*)
+		sed 's/^/    /' "$work/$1.err" >&2
+		die "kabi failed ($1, exit $st)"
+		;;
+	esac
+}
+
+# median TAG FIELD: median of FIELD (3 wall, 4 cpu, 5 rss) over TAG's runs
+median() {
+	awk -v t="$1" -v f="$2" '$1 == t { print $f }' "$results" | sort -n |
+		awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# status TAG: the exit status of TAG's first run
+status() {
+	awk -v t="$1" '$1 == t { print $2; exit }' "$results"
+}
+
+# result TAG: ok, timeout, crash (signal N) or exit N
+result() {
+	local st
+
+	st=$(status "$1")
+	case "$st" in
+	0) echo ok ;;
+	124) echo timeout ;;
+	*)
+		if [ "$st" -gt 128 ]; then
+			echo "crashed: signal $((st - 128)) (exit $st)"
+		else
+			echo "exit $st"
+		fi
+		;;
+	esac
+}
+
+# ---- the runs -------------------------------------------------------------
+
+# runs PAIR OLD NEW: RUNS rounds of kabi dump, pahole, kabi diff, codiff
+runs() {
+	local pair="$1" old="$2" new="$3" i=1
+
+	while [ "$i" -le "$nruns" ]; do
+		step RUN "$pair $i/$nruns"
+		measure "kabi-dump-$pair" "$work/kabi-dump-$pair.out.$i" "$kabi" dump "$new"
+		kabi_ok "kabi-dump-$pair"
+		measure "pahole-$pair" /dev/null pahole "$new"
+		measure "kabi-diff-$pair" "$work/kabi-diff-$pair.out.$i" "$kabi" diff "$old" "$new"
+		kabi_ok "kabi-diff-$pair"
+		measure "codiff-$pair" "$work/codiff-$pair.out.$i" codiff "$old" "$new"
+		i=$((i + 1))
+	done
+	step RUN "$pair abidiff (at most $abi_timeout s)"
+	measure "abidiff-$pair" /dev/null timeout "$abi_timeout" abidiff "$old" "$new"
+}
+
+# ---- checks ---------------------------------------------------------------
+
+# check NAME PASS DETAIL: record one check
+check() {
+	printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$checks"
+}
+
+# check_same PAIR OLD NEW: dump and diff output identical across runs
+# and with one thread
+check_same() {
+	local pair="$1" old="$2" new="$3" verb f bad=""
+
+	step CHECK "$pair: output across runs and --threads 1"
+	"$kabi" dump --threads 1 "$new" >"$work/kabi-dump-$pair.out.t1" 2>"$work/t1.err" ||
+		die "kabi dump --threads 1 failed on '$new'"
+	"$kabi" diff --threads 1 "$old" "$new" >"$work/kabi-diff-$pair.out.t1" 2>"$work/t1.err" || :
+	for verb in dump diff; do
+		for f in "$work/kabi-$verb-$pair".out.*; do
+			cmp -s "$f" "$work/kabi-$verb-$pair.out.1" || bad="$bad ${f##*/}"
+		done
+	done
+	if [ -z "$bad" ]; then
+		check "$pair: kabi dump and diff byte-identical over $nruns runs and --threads 1" pass ""
+	else
+		check "$pair: kabi dump and diff byte-identical over $nruns runs and --threads 1" fail "differs:$bad"
+	fi
+}
+
+# codiff_structs FILE: the structs (and unions) a codiff report lists
+codiff_structs() {
+	sed -n 's/^  struct \([A-Za-z_][A-Za-z0-9_]*\) *|.*/\1/p' "$1" | sort -u
+}
+
+# check_codiff PAIR OLD NEW: kabi reports every struct codiff reports
+check_codiff() {
+	local pair="$1" old="$2" new="$3" names n reported="" local_only="" missed=""
+	local name="$pair: every struct codiff reports as changed is reported by kabi"
+
+	if [ "$(status "codiff-$pair")" != 0 ]; then
+		check "$name" skip "codiff: $(result "codiff-$pair")"
+		return
+	fi
+	names=$(codiff_structs "$work/codiff-$pair.out.1")
+	if [ -z "$names" ]; then
+		check "$name" pass "codiff reports none"
+		return
+	fi
+	step CHECK "$pair: codiff's structs in kabi's report"
+	set --
+	for n in $names; do
+		set -- "$@" --type "struct $n" --type "union $n"
+	done
+	"$kabi" dump "$@" "$old" "$new" >"$work/codiff-types-$pair" 2>"$work/t1.err" ||
+		die "kabi dump --type failed"
+	for n in $names; do
+		if grep -Eq "^(struct|union) $n( |\$)" "$work/kabi-diff-$pair.out.1"; then
+			reported="$reported $n"
+		elif ! grep -Eq "^(struct|union) $n( |\$)" "$work/codiff-types-$pair"; then
+			local_only="$local_only $n"
+		else
+			missed="$missed $n"
+		fi
+	done
+	if [ -n "$missed" ]; then
+		check "$name" fail "missed:$missed"
+	elif [ -n "$local_only" ]; then
+		check "$name" pass "reported:${reported:- none}; explained:$local_only (no file-scope definition in either input: defined inside a function, which kabi does not read; codiff pairs same-name local structs of different functions)"
+	else
+		check "$name" pass "reported:$reported"
+	fi
+}
+
+# ---- report ---------------------------------------------------------------
+
+# ratio A B: A / B to three places, or - when either is missing
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "-"; else printf "%.3f\n", a / b }'
+}
+
+# le A B: A <= B (numbers)
+le() {
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && a != "-" && a + 0 <= b + 0) }'
+}
+
+mb() {
+	awk -v k="$1" 'BEGIN { if (k == "") print "-"; else printf "%.0f", k / 1024 }'
+}
+
+# completed TAG: TAG's first run finished with an answer (abidiff's
+# change bits are answers), not an error, a crash or the time limit
+completed() {
+	case "$(status "$1")" in
+	0 | 4 | 8 | 12) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
+# json_str S: S as a JSON string
+json_str() {
+	printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"
+}
+
+# jnum V: V, or null when it is empty or "-"
+jnum() {
+	case "$1" in
+	'' | -) echo null ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# row ID LABEL KTAG ATAG TOOL: one table row and its JSON object; the
+# target text and verdict come from $target and $verdict
+row() {
+	local id="$1" label="$2" ktag="$3" atag="$4" tool="$5"
+	local kw kc kr aw="" ac="" ar="" res rw rr shown
+
+	kw=$(median "$ktag" 3)
+	kc=$(median "$ktag" 4)
+	kr=$(median "$ktag" 5)
+	res=$(result "$atag")
+	if completed "$atag"; then
+		aw=$(median "$atag" 3)
+		ac=$(median "$atag" 4)
+		ar=$(median "$atag" 5)
+	fi
+	shown=${aw:--}
+	rw=$(ratio "$kw" "$aw")
+	rr=$(ratio "$kr" "$ar")
+	if [ "$res" = timeout ]; then
+		# the time limit is a lower bound of abidiff's time
+		shown=">$abi_timeout"
+		rw="<$(ratio "$kw" "$abi_timeout")"
+	fi
+	printf '%-14s %7s %7s %7s | %-7s %7s %7s %7s | %7s %6s  %s\n' "$label" "$kw" "$kc" "$(mb "$kr")" \
+		"$tool" "$shown" "${ac:--}" "$(mb "$ar")" "$rw" "$rr" "$verdict${target:+ ($target)}"
+	completed "$atag" || printf '%-14s %s %s\n' "" "$tool:" "$res"
+	printf '%s{"id":"%s","kabi":{"wall_s":%s,"cpu_s":%s,"rss_kb":%s},"anchor":{"tool":"%s","result":"%s","wall_s":%s,"cpu_s":%s,"rss_kb":%s},"wall_ratio":%s,"rss_ratio":%s,"target":"%s","verdict":"%s"}\n' \
+		"$json_sep" "$id" "$kw" "$kc" "$kr" "$tool" "$res" "$(jnum "$aw")" "$(jnum "$ac")" "$(jnum "$ar")" \
+		"$(jnum "${rw#<}")" "$(jnum "$rr")" "$target" "$verdict" >>"$json_rows"
+	json_sep=","
+}
+
+# targets_dump PAIR, targets_diff PAIR, targets_abidiff PAIR: set
+# $target and $verdict for a row, and count misses
+targets_dump() {
+	local rw rr
+
+	target="wall <= $DUMP_WALL_MAX, rss <= $DUMP_RSS_MAX"
+	rw=$(ratio "$(median "kabi-dump-$1" 3)" "$(median "pahole-$1" 3)")
+	rr=$(ratio "$(median "kabi-dump-$1" 5)" "$(median "pahole-$1" 5)")
+	[ "$(status "pahole-$1")" = 0 ] && le "$rw" "$DUMP_WALL_MAX" && le "$rr" "$DUMP_RSS_MAX" && verdict=PASS || verdict=FAIL
+}
+
+targets_diff() {
+	local rw
+
+	target="wall <= $DIFF_WALL_MAX, kabi rss <= 1 GB"
+	rw=$(ratio "$(median "kabi-diff-$1" 3)" "$(median "codiff-$1" 3)")
+	[ "$(status "codiff-$1")" = 0 ] && le "$rw" "$DIFF_WALL_MAX" &&
+		le "$(median "kabi-diff-$1" 5)" "$DIFF_RSS_MAX_KB" && verdict=PASS || verdict=FAIL
+}
+
+targets_abidiff() {
+	local kw aw
+
+	target="${ABIDIFF_FACTOR}x faster"
+	kw=$(median "kabi-diff-$1" 3)
+	aw=$(median "abidiff-$1" 3)
+	case "$(result "abidiff-$1")" in
+	timeout) aw=$abi_timeout ;;
+	ok | "exit 4" | "exit 8" | "exit 12") ;;
+	*) aw="" ;;
+	esac
+	[ -n "$aw" ] && le "$(awk -v k="$kw" -v f="$ABIDIFF_FACTOR" 'BEGIN { print k * f }')" "$aw" &&
+		verdict=PASS || verdict=FAIL
+}
+
+# report: the table, the checks, bench.json; exit status
+report() {
+	local pairs="$1" p label fails=0 tmp name pass detail first=1
+
+	json_rows="$work/rows.json"
+	: >"$json_rows"
+	json_sep=""
+	printf '\n%-14s %7s %7s %7s | %-7s %7s %7s %7s | %7s %6s  %s\n' row "wall s" "cpu s" "rss MB" \
+		anchor "wall s" "cpu s" "rss MB" "wall x" "rss x" verdict
+	for p in $pairs; do
+		label=$p
+		target="" verdict=info
+		[ "$p" != distro ] || targets_dump "$p"
+		[ "$verdict" != FAIL ] || fails=$((fails + 1))
+		row "dump-$p" "dump $label" "kabi-dump-$p" "pahole-$p" pahole
+		target="" verdict=info
+		[ "$p" != distro ] || targets_diff "$p"
+		[ "$verdict" != FAIL ] || fails=$((fails + 1))
+		row "diff-$p-codiff" "diff $label" "kabi-diff-$p" "codiff-$p" codiff
+		target="" verdict=info
+		[ "$p" != distro ] || targets_abidiff "$p"
+		[ "$verdict" != FAIL ] || fails=$((fails + 1))
+		row "diff-$p-abidiff" "diff $label" "kabi-diff-$p" "abidiff-$p" abidiff
+	done
+
+	printf '\nkabi dump peak RSS:'
+	for p in $pairs; do
+		printf ' %s %s MB (.debug_info %s MB);' "$p" "$(mb "$(median "kabi-dump-$p" 5)")" \
+			"$(mb "$(($(info_bytes "$p") / 1024))")"
+	done
+	printf '\n\n'
+	while IFS="$(printf '\t')" read -r name pass detail; do
+		printf 'check %-4s %s\n' "$(echo "$pass" | tr '[:lower:]' '[:upper:]')" "$name"
+		[ -z "$detail" ] || printf '           %s\n' "$detail"
+		[ "$pass" != fail ] || fails=$((fails + 1))
+	done <"$checks"
+
+	tmp="$outdir/.bench.json.$$"
+	{
+		printf '{"version":1,"runs":%d,"abidiff_timeout_s":%d,"load":"%s",\n"rows":[\n' \
+			"$nruns" "$abi_timeout" "$load"
+		cat "$json_rows"
+		printf '],\n"memory":{'
+		for p in $pairs; do
+			[ "$first" = 1 ] || printf ','
+			first=0
+			printf '"%s":{"kabi_dump_rss_kb":%s,"debug_info_bytes":%s}' "$p" \
+				"$(median "kabi-dump-$p" 5)" "$(info_bytes "$p")"
+		done
+		printf '},\n"checks":['
+		first=1
+		while IFS="$(printf '\t')" read -r name pass detail; do
+			[ "$first" = 1 ] || printf ','
+			first=0
+			printf '{"name":%s,"result":"%s","detail":%s}' "$(json_str "$name")" "$pass" "$(json_str "$detail")"
+		done <"$checks"
+		printf '],\n"verdict":"%s"}\n' "$([ "$fails" -eq 0 ] && echo PASS || echo FAIL)"
+	} >"$tmp"
+	mv "$tmp" "$outdir/bench.json"
+	if [ "$fails" -eq 0 ]; then
+		printf 'bench: PASS; %s\n' "$outdir/bench.json"
+		return 0
+	fi
+	printf 'bench: FAIL (%d missed); %s\n' "$fails" "$outdir/bench.json"
+	return 1
+}
+
+main() {
+	local builddir=build tiny_only=0 old new abis pairs t
+
+	nruns=3
+	abi_timeout=300
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-o) [ $# -ge 2 ] || die "-o needs a directory"; builddir=$2; shift 2 ;;
+		-n) [ $# -ge 2 ] || die "-n needs a number"; nruns=$2; shift 2 ;;
+		-t) [ $# -ge 2 ] || die "-t needs a number of seconds"; abi_timeout=$2; shift 2 ;;
+		--tiny-only) tiny_only=1; shift ;;
+		-h | --help) usage; exit 0 ;;
+		--) shift; break ;;
+		-*) usage >&2; exit 2 ;;
+		*) break ;;
+		esac
+	done
+	case "$nruns" in
+	'' | *[!0-9]* | 0) die "-n needs a positive number, not '$nruns'" ;;
+	esac
+	case "$abi_timeout" in
+	'' | *[!0-9]* | 0) die "-t needs a positive number of seconds, not '$abi_timeout'" ;;
+	esac
+	case $# in
+	0)
+		old="$builddir/kernel/x86_64-gcc/vmlinux"
+		new="$builddir/kernel/x86_64-clang/vmlinux"
+		;;
+	2) old=$1 new=$2 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+
+	kabi="$builddir/kabi"
+	[ -x "$kabi" ] || die "no '$kabi': run 'make' first"
+	for t in pahole codiff abidiff timeout readelf; do
+		command -v "$t" >/dev/null || die "cannot find $t (scripts/deps.sh bench)"
+	done
+	[ -x "$TIME" ] || die "cannot find GNU time at $TIME (scripts/deps.sh bench)"
+	for t in "$old" "$new"; do
+		[ -f "$t" ] || die "no '$t' (make parity builds the tiny kernel)"
+	done
+
+	outdir="$builddir/bench"
+	work="$outdir/work"
+	rm -rf "$work"
+	mkdir -p "$work"
+	results="$work/results"
+	checks="$work/checks"
+	: >"$results"
+	: >"$checks"
+	load=$(cut -d ' ' -f 1-3 /proc/loadavg)
+
+	pairs=tiny
+	info_tiny=$(debug_info_bytes "$new")
+	if [ "$tiny_only" = 0 ]; then
+		cache="${KPARITY_CACHE_DIR:-$builddir/cache}"
+		abis=$(pick_abis)
+		# shellcheck disable=SC2086 # two numbers
+		set -- $abis
+		fetch "$1"
+		fetch "$2"
+		distro_old=$(vmlinux_path "$1")
+		distro_new=$(vmlinux_path "$2")
+		info_distro=$(debug_info_bytes "$distro_new")
+		pairs="distro tiny"
+		runs distro "$distro_old" "$distro_new"
+	fi
+	runs tiny "$old" "$new"
+	for t in $pairs; do
+		if [ "$t" = distro ]; then
+			check_same "$t" "$distro_old" "$distro_new"
+			check_codiff "$t" "$distro_old" "$distro_new"
+		else
+			check_same "$t" "$old" "$new"
+			check_codiff "$t" "$old" "$new"
+		fi
+	done
+	report "$pairs"
+}
+
+main "$@"

@@ -1,0 +1,107 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# scripts/bench.sh: options, the table, the checks and bench.json, on two
+# small objects (--tiny-only, one run); the distro pair is 'make bench'.
+
+load common
+
+BENCH=$TOP/scripts/bench.sh
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	mkdir -p "$T/b"
+	ln -s "$KABI" "$T/b/kabi"
+}
+
+# small_pair: old.o and new.o from the bench fixture, built with gcc
+small_pair() {
+	cc_obj gcc "$T/old.o" tests/fixtures/bench/changed.c
+	cc_obj gcc "$T/new.o" tests/fixtures/bench/changed.c -DV2
+}
+
+# need_anchors: the tools bench.sh measures kabi against
+need_anchors() {
+	need_tool pahole
+	need_tool codiff
+	need_tool abidiff
+	[ -x /usr/bin/time ] || need_tool /usr/bin/time
+}
+
+@test "bench: -h prints the usage" {
+	run -0 "$BENCH" -h
+	assert_line --index 0 "usage: bench.sh [-o BUILDDIR] [-n RUNS] [-t SECONDS] [--tiny-only] [OLD NEW]"
+}
+
+@test "bench: -n takes a positive number" {
+	run -2 --separate-stderr "$BENCH" -o "$T/b" -n 0 --tiny-only
+	assert_equal "$stderr" "bench.sh: -n needs a positive number, not '0'"
+	run -2 --separate-stderr "$BENCH" -o "$T/b" -t x --tiny-only
+	assert_equal "$stderr" "bench.sh: -t needs a positive number of seconds, not 'x'"
+}
+
+@test "bench: an unknown option or one input is a usage error" {
+	run -2 --separate-stderr "$BENCH" --fast
+	assert_equal "${stderr_lines[0]}" "usage: bench.sh [-o BUILDDIR] [-n RUNS] [-t SECONDS] [--tiny-only] [OLD NEW]"
+	run -2 --separate-stderr "$BENCH" -o "$T/b" --tiny-only only-one
+	assert_equal "${stderr_lines[0]}" "usage: bench.sh [-o BUILDDIR] [-n RUNS] [-t SECONDS] [--tiny-only] [OLD NEW]"
+}
+
+@test "bench: a missing kabi or input is trouble" {
+	run -2 --separate-stderr "$BENCH" -o "$T/empty" --tiny-only a b
+	assert_equal "$stderr" "bench.sh: no '$T/empty/kabi': run 'make' first"
+	need_anchors
+	run -2 --separate-stderr "$BENCH" -o "$T/b" --tiny-only "$T/nope.o" "$T/nope.o"
+	assert_equal "$stderr" "bench.sh: no '$T/nope.o' (make parity builds the tiny kernel)"
+}
+
+@test "bench: --tiny-only measures, checks and reports a small pair" {
+	need_anchors
+	need_tool jq
+	small_pair
+	run -0 --separate-stderr "$BENCH" -o "$T/b" -n 1 -t 60 --tiny-only "$T/old.o" "$T/new.o"
+	assert_line --index 0 "row             wall s   cpu s  rss MB | anchor   wall s   cpu s  rss MB |  wall x  rss x  verdict"
+	assert_line --index 1 --regexp '^dump tiny +[0-9.]+ +[0-9.]+ +[0-9]+ \| pahole +[0-9.]+ +[0-9.]+ +[0-9]+ \| +([0-9.]+|-) +([0-9.]+|-)  info$'
+	assert_line --index 2 --regexp '^diff tiny +[0-9.]+ +[0-9.]+ +[0-9]+ \| codiff +[0-9.]+ +[0-9.]+ +[0-9]+ \| +([0-9.]+|-) +([0-9.]+|-)  info$'
+	assert_line --index 3 --regexp '^diff tiny +[0-9.]+ +[0-9.]+ +[0-9]+ \| abidiff +[0-9.]+ +[0-9.]+ +[0-9]+ \| +([0-9.]+|-) +([0-9.]+|-)  info$'
+	assert_line --index 4 --regexp '^kabi dump peak RSS: tiny [0-9]+ MB \(\.debug_info 0 MB\);$'
+	assert_line --index 5 "check PASS tiny: kabi dump and diff byte-identical over 1 runs and --threads 1"
+	assert_line --index 6 "check PASS tiny: every struct codiff reports as changed is reported by kabi"
+	assert_line --index 7 "           reported: file_scope; explained: local_only (no file-scope definition in either input: defined inside a function, which kabi does not read; codiff pairs same-name local structs of different functions)"
+	assert_line --index 8 "bench: PASS; $T/b/bench/bench.json"
+	[ "${#lines[@]}" -eq 9 ]
+}
+
+@test "bench: bench.json holds the rows, the memory and the checks" {
+	need_anchors
+	need_tool jq
+	small_pair
+	run -0 "$BENCH" -o "$T/b" -n 1 -t 60 --tiny-only "$T/old.o" "$T/new.o"
+	local shape='[.version, .runs, .abidiff_timeout_s, [.rows[] | .id, .anchor.tool, .anchor.result, .verdict], (.memory.tiny | keys), [.checks[].result], .verdict] | tostring'
+	run -0 jq -r "$shape" "$T/b/bench/bench.json"
+	assert_output '[1,1,60,["dump-tiny","pahole","ok","info","diff-tiny-codiff","codiff","ok","info","diff-tiny-abidiff","abidiff","exit 4","info"],["debug_info_bytes","kabi_dump_rss_kb"],["pass","pass"],"PASS"]'
+	local numbers='[.rows[] | .kabi.wall_s, .kabi.cpu_s, .kabi.rss_kb, .anchor.wall_s] | map(type == "number") | all'
+	run -0 jq -r "$numbers" "$T/b/bench/bench.json"
+	assert_output true
+	run -0 find "$T/b/bench" -maxdepth 1 -name '.bench.json.*'
+	assert_output ""
+}
+
+@test "bench: a crashed or timed-out anchor is a result, not trouble" {
+	need_anchors
+	need_tool jq
+	small_pair
+	mkdir -p "$T/bin"
+	printf '#!/bin/sh\nkill -SEGV $$\n' >"$T/bin/codiff"
+	# what timeout(1) returns when the limit is reached, without waiting
+	printf '#!/bin/sh\nexit 124\n' >"$T/bin/abidiff"
+	chmod +x "$T/bin/codiff" "$T/bin/abidiff"
+	PATH="$T/bin:$PATH" run -0 --separate-stderr "$BENCH" -o "$T/b" -n 1 -t 1 --tiny-only "$T/old.o" "$T/new.o"
+	assert_line --index 3 "               codiff: crashed: signal 11 (exit 139)"
+	assert_line --index 4 --regexp '^diff tiny +[0-9.]+ +[0-9.]+ +[0-9]+ \| abidiff +>1 +- +- \| +<[0-9.]+ +-  info$'
+	assert_line --index 5 "               abidiff: timeout"
+	assert_line "check SKIP tiny: every struct codiff reports as changed is reported by kabi"
+	assert_line "           codiff: crashed: signal 11 (exit 139)"
+	local results='[.rows[].anchor.result] | tostring'
+	run -0 jq -r "$results" "$T/b/bench/bench.json"
+	assert_output '["ok","crashed: signal 11 (exit 139)","timeout"]'
+}
