@@ -72,22 +72,182 @@ __kp-check = $(if $(__kp-checked),,$(eval __kp-checked := $(__kp-layout))$(if $(
 
 # ---- the probe ---------------------------------------------------------
 
+__kp-empty :=
+__kp-space := $(__kp-empty) $(__kp-empty)
+__kp-tab   := $(__kp-empty)	$(__kp-empty)
+
+define __kp-nl
+
+
+endef
+
 # __kp-opts
 # Usage: $(__kp-opts)
 # probe.sh options for the current settings.
-__kp-opts = $(if $(filter 1,$(call __kp-setting,CACHE,1)),-d $(call __kp-sq,$(__kp-out)/probes)) \
-	$(if $(filter 1,$(call __kp-setting,AUDIT,0)),-a $(call __kp-sq,$(__kp-out)/audit.log)) \
-	$(if $(filter 1,$(call __kp-setting,STRICT,1)),,-n) \
+__kp-opts = $(if $(__kp-cache-on),-d $(call __kp-sq,$(__kp-out)/probes)) \
+	$(if $(__kp-audit-on),-a $(call __kp-sq,$(__kp-out)/audit.log)) \
+	$(if $(filter 1,$(__kp-strict)),,-n) \
 	$(if $(findstring 1,$(KBUILD_VERBOSE)),-v) \
 	$(if $(__kp-srctree),-s $(call __kp-sq,$(__kp-srctree)))
 
-# __kp-run
-# Usage: $(call __kp-run,macro,tool,base-flags,option[,probe-options])
-# y or n: does tool accept option on top of base-flags? Flags reach the
-# shell unquoted, exactly as in the kernel's own try-run commands. The
-# script is sourced by the shell $(shell) starts, which saves a process.
-__kp-run = $(__kp-check)$(shell set -- $(__kp-opts) $(5) \
+__kp-strict   = $(call __kp-setting,STRICT,1)
+__kp-audit-on = $(filter 1,$(call __kp-setting,AUDIT,0))
+
+# __kp-in-srctree
+# Usage: $(call __kp-in-srctree,dir)
+# Non-empty when dir is the source tree or lies inside it.
+__kp-in-srctree = $(if $(__kp-srctree),$(filter $(abspath $(__kp-srctree))/%,$(abspath $(1))/ \
+	$(if $(realpath $(1)),$(realpath $(1))/)))
+
+# __kp-cache-on
+# Usage: $(__kp-cache-on)
+# Non-empty when answers are cached: the setting is on and the cache would
+# not be inside the source tree.
+__kp-cache-on = $(if $(filter 1,$(call __kp-setting,CACHE,1)),$(if $(call __kp-in-srctree,$(__kp-out)),,1))
+
+# __kp-shell
+# Usage: $(call __kp-shell,macro,tool,base-flags,option,shown-flag[,probe-options])
+# y or n from probe.sh. Flags reach the shell unquoted, exactly as in the
+# kernel's own try-run commands. The script is sourced by the shell
+# $(shell) starts, which saves a process.
+__kp-shell = $(shell set -- $(__kp-opts) -f $(call __kp-sq,$(5)) $(6) \
 	$(1) $(call __kp-sq,$(2)) $(3) -- $(4); . $(call __kp-sq,$(__kp-probe)))
+
+# ---- tool identities ----------------------------------------------------
+# A cached answer is only as good as the identity of the tool that gave it:
+# its resolved binary (path, size, mtime, inode), version line and target.
+# Finding that out takes processes, so the first make that probes asks
+# probe.sh once for $(CC) and $(LD) and exports the result in KPARITY_IDS;
+# the sub-makes of the same build (Kbuild runs hundreds) take it from there
+# when it was made for the same PATH, and then a warm probe runs nothing.
+# KPARITY_IDS holds words: kparity-ids-1, path^=PATH, and TOOL^=HASH,NAME
+# for each tool command, where text is encoded by __kp-enc.
+
+# __kp-enc
+# Usage: $(call __kp-enc,text)
+# text as one word without '%' or the '^=' separator.
+__kp-enc = $(subst $(__kp-space),^s,$(subst %,^p,$(subst ^,^c,$(1))))
+
+# __kp-dec
+# Usage: $(call __kp-dec,word)
+__kp-dec = $(subst ^c,^,$(subst ^p,%,$(subst ^s, ,$(1))))
+
+__kp-ids-head := kparity-ids-1 path^=$(call __kp-enc,$(PATH))
+
+# Inherited identities are used only by a sub-make, only when they are
+# well-formed and made for the same PATH, and they are never expanded.
+__kp-ids-env := $(if $(filter-out 0,$(MAKELEVEL)),$(if $(filter environment,$(origin KPARITY_IDS)),$(value KPARITY_IDS)))
+ifeq ($(if $(findstring $$,$(__kp-ids-env)),,$(filter $(__kp-ids-head),$(wordlist 1,2,$(__kp-ids-env)))),$(__kp-ids-head))
+KPARITY_IDS := $(__kp-ids-env)
+else
+KPARITY_IDS := $(__kp-ids-head)
+endif
+export KPARITY_IDS
+
+# __kp-learn
+# Usage: $(call __kp-learn,tool)
+# Expands to nothing; adds the identities of tool, $(CC) and $(LD), those
+# not known yet, to KPARITY_IDS with one probe.sh run.
+__kp-learn = $(eval __kp-todo := $$(foreach e,$$(sort $$(call __kp-enc,$$(1)) $$(call __kp-enc,$$(CC)) \
+	$$(call __kp-enc,$$(LD))),$$(if $$(filter $$(e)^=%,$$(KPARITY_IDS)),,$$(e))))$(if $(__kp-todo),$(eval \
+	KPARITY_IDS += $$(filter $$(addsuffix ^=%,$$(__kp-todo)),$$(__kp-ident))))
+
+__kp-ident = $(shell set -- $(__kp-opts) -i $(foreach e,$(__kp-todo),$(call __kp-sq,$(e)) \
+	$(call __kp-sq,$(call __kp-dec,$(e)))); . $(call __kp-sq,$(__kp-probe)))
+
+# __kp-id
+# Usage: $(call __kp-id,tool)
+# HASH,NAME for the tool command, or - when there is no such tool.
+__kp-id-of = $(firstword $(patsubst $(1)^=%,%,$(filter $(1)^=%,$(KPARITY_IDS))))
+__kp-id = $(or $(call __kp-id-of,$(call __kp-enc,$(1))),$(call __kp-learn,$(1))$(call \
+	__kp-id-of,$(call __kp-enc,$(1))),-)
+
+# ---- the cache, read by make --------------------------------------------
+# Answers live in bucket files, .kparity/probes/HASH-MACRO[-NAME], one
+# record a line after a magic first line; probe.sh writes them (atomically,
+# under a lock). Make reads them as text: a record counts only when the
+# whole key matches and its answer field is one of the known answers;
+# nothing in the file is ever expanded or evaluated.
+
+__kp-magic   := kparity-probe-cache-2
+__kp-reasons := ok unknown-option unknown-warning ignored-optimization unused-argument \
+	option-ignored unsupported-target invalid-value failed rejected driver-only
+__kp-codes   := $(foreach a,y n,$(foreach r,$(__kp-reasons),$(foreach s,y n -,$(a):$(r):$(s))))
+
+# __kp-esc
+# Usage: $(call __kp-esc,text)
+# text with '\', tab and newline escaped: one field of a record.
+__kp-esc = $(subst $(__kp-nl),\n,$(subst $(__kp-tab),\t,$(subst \,\\,$(1))))
+
+# __kp-key
+# Usage: $(call __kp-key,macro,tool-hash,ld-hash,base-flags,option)
+# The record key: everything that can change the answer.
+__kp-key = r$(__kp-tab)$(__kp-strict)$(__kp-tab)$(1)$(__kp-tab)$(2)$(__kp-tab)$(3)$(__kp-tab)$(call \
+	__kp-esc,$(4))$(__kp-tab)$(call __kp-esc,$(5))$(__kp-tab)
+
+# __kp-bucket
+# Usage: $(call __kp-bucket,macro,tool-hash,option)
+# The bucket's file name: the option's name joins it when the option is
+# one word without '/' (its value after '=' or ',' does not).
+__kp-bucket = $(2)-$(1)$(if $(filter 1,$(words $(3))),$(if $(findstring /,$(3)),,-$(firstword \
+	$(subst =, ,$(subst $(__kp-comma), ,$(3))))))
+
+# __kp-find
+# Usage: $(call __kp-find,file,key)
+# The answer field (y:ok:y) of key's record in file, or empty.
+__kp-find = $(call __kp-pick,$(call __kp-scan,$(file <$(1)),$(__kp-nl)$(2)))
+__kp-scan = $(if $(filter $(__kp-magic),$(firstword $(1))),$(patsubst @kp@%,%,$(filter \
+	@kp@%,$(subst $(2),$(__kp-space)@kp@,$(__kp-nl)$(1)))))
+__kp-pick = $(if $(filter 1,$(words $(1))),$(filter $(__kp-codes),$(1)))
+
+# __kp-run
+# Usage: $(call __kp-run,macro,tool,base-flags,option,shown-flag[,probe-options])
+# y or n: does tool accept option on top of base-flags? shown-flag is the
+# option as the audit log shows it.
+__kp-run = $(__kp-check)$(if $(__kp-cache-on),$(call __kp-cached,$(1),$(2),$(3),$(4),$(5),$(6),$(call \
+	__kp-id,$(2)),$(if $(filter try-run,$(1)),$(call __kp-id,$(LD)),-)),$(call \
+	__kp-shell,$(1),$(2),$(3),$(4),$(5),$(6)))
+
+# __kp-cached
+# Usage: $(call __kp-cached,macro,tool,base,option,shown,probe-options,tool-id,ld-id)
+__kp-cached = $(if $(filter -,$(7)),$(call __kp-shell,$(1),$(2),$(3),$(4),$(5),$(6)),$(call \
+	__kp-lookup,$(1),$(2),$(3),$(4),$(5),$(6),$(subst $(__kp-comma), ,$(7)),$(firstword \
+	$(subst $(__kp-comma), ,$(8)))))
+
+# __kp-lookup
+# Usage: $(call __kp-lookup,macro,tool,base,option,shown,probe-options,tool-hash tool-name,ld-hash)
+__kp-lookup = $(call __kp-answer,$(1),$(2),$(3),$(4),$(5),$(6),$(7),$(8),$(call __kp-bucket,$(1),$(firstword \
+	$(7)),$(4)),$(call __kp-key,$(1),$(firstword $(7)),$(8),$(3),$(4)))
+
+# __kp-answer
+# Usage: $(call __kp-answer,macro,tool,base,option,shown,probe-options,tool-hash tool-name,ld-hash,bucket,key)
+# From the cache when it holds the answer (and stock Kbuild's, when
+# auditing into an existing log); else from probe.sh, which stores it.
+__kp-answer = $(call __kp-use,$(call __kp-find,$(__kp-out)/probes/$(9),$(10)),$(1),$(2),$(3),$(4),$(5),$(6),$(7),$(8),$(9),$(10))
+
+# __kp-use
+# Usage: $(call __kp-use,answer-field,macro,tool,base,option,shown,probe-options,tool-hash tool-name,ld-hash,bucket,key)
+__kp-use = $(if $(call __kp-usable,$(subst :, ,$(1))),$(call __kp-hit,$(subst :, ,$(1)),$(2),$(6),$(lastword \
+	$(8))),$(call __kp-shell,$(2),$(3),$(4),$(5),$(6),$(7) -t $(firstword $(8)) -T $(9) -b $(call \
+	__kp-sq,$(10)) -k $(call __kp-sq,$(11))))
+
+# __kp-usable
+# Usage: $(call __kp-usable,answer reason stock)
+__kp-audit-log = $(__kp-out)/audit.log
+__kp-usable = $(if $(1),$(if $(__kp-audit-on),$(if $(filter -,$(word 3,$(1))),,$(wildcard $(__kp-audit-log))),1))
+
+# __kp-hit
+# Usage: $(call __kp-hit,answer reason stock,macro,shown,tool-name)
+# The cached answer, recorded in the audit log by make itself when
+# auditing (probe.sh creates the log, with the right owner).
+__kp-hit = $(if $(__kp-audit-on),$(file >>$(__kp-audit-log),$(call __kp-audit-line,$(2),$(3),$(4),$(1))))$(word 1,$(1))
+
+# __kp-audit-line
+# Usage: $(call __kp-audit-line,macro,shown,tool-name,answer reason stock)
+__kp-audit-line = $(1)$(__kp-tab)$(call __kp-flat,$(2))$(__kp-tab)$(3)$(__kp-tab)$(call \
+	__kp-tabs,$(wordlist 1,2,$(4)))$(__kp-tab)cached$(__kp-tab)$(word 3,$(4))
+__kp-flat = $(subst $(__kp-nl), ,$(subst $(__kp-tab), ,$(1)))
+__kp-tabs = $(subst $(__kp-space),$(__kp-tab),$(1))
 
 # __kp-if
 # Usage: $(call __kp-if,y-or-n,if-yes,if-no)
@@ -99,44 +259,44 @@ __kp-if = $(if $(filter y,$(1)),$(2),$(3))
 # Usage: option = $(call try-run, $(CC)...-o "$$TMP",option-ok,otherwise)
 # The command's exit status decides, as in Kbuild; the answer is cached
 # under the command's text and the identity of $(CC) and $(LD).
-override try-run = $(call __kp-if,$(call __kp-run,try-run,$(CC),,$(call __kp-sq,$(1)),\
+override try-run = $(call __kp-if,$(call __kp-run,try-run,$(CC),,$(call __kp-sq,$(1)),$(1),\
 	-l $(call __kp-sq,$(LD))),$(2),$(3))
 
 # as-option
 # Usage: aflags-y += $(call as-option,-Wa$(comma)-isa=foo,)
 override as-option = $(call __kp-if,$(call __kp-run,as-option,$(CC),\
-	$(KBUILD_CPPFLAGS) $(KBUILD_AFLAGS),$(1)),$(1),$(2))
+	$(KBUILD_CPPFLAGS) $(KBUILD_AFLAGS),$(1),$(strip $(1))),$(1),$(2))
 
 # as-instr
 # Usage: aflags-y += $(call as-instr,instr,option1,option2)
 # The instruction is one double-quoted word, as in Kbuild's printf "%b".
 override as-instr = $(call __kp-if,$(call __kp-run,as-instr,$(CC),\
-	$(CLANG_FLAGS) $(KBUILD_AFLAGS),"$(1)"),$(2),$(3))
+	$(CLANG_FLAGS) $(KBUILD_AFLAGS),"$(1)",$(strip $(1))),$(2),$(3))
 
 # __cc-option
 # Usage: MY_CFLAGS += $(call __cc-option,$(CC),$(MY_CFLAGS),-march=winchip-c6,-march=i586)
-override __cc-option = $(call __kp-if,$(call __kp-run,__cc-option,$(1),$(2),$(3)),$(3),$(4))
+override __cc-option = $(call __kp-if,$(call __kp-run,__cc-option,$(1),$(2),$(3),$(strip $(3))),$(3),$(4))
 
 # cc-option
 # Usage: cflags-y += $(call cc-option,-march=winchip-c6,-march=i586)
 override cc-option = $(call __kp-if,$(call __kp-run,cc-option,$(CC),\
-	$(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS),$(1)),$(1),$(2))
+	$(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS),$(1),$(strip $(1))),$(1),$(2))
 
 # cc-option-yn
 # Usage: flag := $(call cc-option-yn,-march=winchip-c6)
 override cc-option-yn = $(call __kp-if,$(call __kp-run,cc-option-yn,$(CC),\
-	$(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS),$(1)),y,n)
+	$(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS),$(1),$(strip $(1))),y,n)
 
 # cc-disable-warning
 # Usage: cflags-y += $(call cc-disable-warning,unused-but-set-variable)
 # Asks about -Wname, since GCC accepts any -Wno-name silently.
 override cc-disable-warning = $(call __kp-if,$(call __kp-run,cc-disable-warning,$(CC),\
-	$(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS),-W$(strip $(1))),-Wno-$(strip $(1)))
+	$(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS),-W$(strip $(1)),-W$(strip $(1))),-Wno-$(strip $(1)))
 
 # ld-option
 # Usage: KBUILD_LDFLAGS += $(call ld-option, -X, -Y)
 override ld-option = $(call __kp-if,$(call __kp-run,ld-option,$(LD),\
-	$(KBUILD_LDFLAGS),$(1)),$(1),$(2))
+	$(KBUILD_LDFLAGS),$(1),$(strip $(1))),$(1),$(2))
 
 # ---- version helpers (no probes) ----------------------------------------
 

@@ -27,18 +27,27 @@ MAGIC='kparity-probe 1'
 usage() {
 	cat <<USAGE
 usage: probe.sh [-a AUDITLOG] [-d CACHEDIR] [-l LD] [-s SRCTREE] [-n] [-v] [-S]
+                [-f FLAG] [-b BUCKET -k KEY -t HASH -T HASH]
                 MACRO TOOL [BASEFLAG...] -- [OPTION...]
+       probe.sh [-d CACHEDIR] [-s SRCTREE] [-v] -i NAME TOOL [NAME TOOL...]
 Answer whether TOOL accepts OPTION on top of BASEFLAG..., print y or n.
 MACRO is the Kbuild macro asking: cc-option, cc-option-yn, __cc-option,
 cc-disable-warning, as-option, as-instr, ld-option or try-run. For as-instr
 OPTION is the instruction text; for try-run it is the whole command.
   -a AUDITLOG  append one line per probe to AUDITLOG
-  -d CACHEDIR  cache answers in CACHEDIR (never inside SRCTREE)
-  -l LD        the linker, for try-run's cache key
+  -d CACHEDIR  keep tool identities and answers in CACHEDIR (never inside
+               SRCTREE)
+  -f FLAG      the option as the audit log shows it (default: OPTION)
+  -b BUCKET    the cache file in CACHEDIR that holds the answer to KEY
+  -k KEY       the answer's record key, as kbuild/overlay.mk builds it
+  -t HASH      the identity of TOOL that KEY names; -T that of LD
+  -l LD        the linker, for try-run
   -n           stock answers only (no strict checking)
   -s SRCTREE   the kernel source tree, which must stay untouched
   -v           report ignored cache entries on stderr
   -S           also compute stock Kbuild's answer (for the audit)
+  -i           print NAME^=HASH,VERSION (or NAME^=- when there is no such
+               tool) for each tool command, HASH naming its identity
 USAGE
 }
 
@@ -169,12 +178,44 @@ tool_kind() {
 	esac
 }
 
-# short_version VERSION-LINE KIND: "clang-14.0.6", "gcc-12.2.0"
+# short_version VERSION-LINE KIND: "clang-14.0.6", "gcc-12.2.0": the last
+# number with a dot in the line
 short_version() {
-	local v
+	local w v=""
 
-	v=$(printf '%s\n' "$1" | sed -n 's/.*[^0-9.]\([0-9][0-9]*\.[0-9][0-9.]*\).*/\1/p' | sed 's/\.$//')
+	set -f
+	for w in $1; do
+		w="${w#"${w%%[0-9]*}"}"
+		w="${w%%[!0-9.]*}"
+		case "$w" in
+		[0-9]*.[0-9]*) v="${w%.}" ;;
+		esac
+	done
+	set +f
 	printf '%s-%s\n' "$2" "${v:-unknown}"
+}
+
+# identify CMD: set tool_run_words, tool_id, tool_version, tool_machine,
+# kind and tool_hash (what the cache keys on) for the command CMD; 1 when
+# there is no such tool
+identify() {
+	tool_identity "$1" || return 1
+	tool_facts
+	kind=$(tool_kind "$tool_version")
+	tool_hash=$(printf 'id %s\nversion %s\nmachine %s\n' "$tool_id" "$tool_version" "$tool_machine" | md5sum)
+	tool_hash="${tool_hash%% *}"
+}
+
+# identities NAME TOOL...: one NAME^=HASH,VERSION line per tool
+identities() {
+	while [ $# -ge 2 ]; do
+		if identify "$2"; then
+			printf '%s^=%s,%s\n' "$1" "$tool_hash" "$(short_version "$tool_version" "$kind")"
+		else
+			printf '%s^=-\n' "$1"
+		fi
+		shift 2
+	done
 }
 
 # ---- the cache -------------------------------------------------------------
@@ -267,41 +308,81 @@ cache_setup() {
 	cachedir=$(cd "$dir" && pwd -P)
 }
 
-# cache_read FILE KEY: set c_answer, c_reason, c_stock from FILE if it is a
-# well-formed entry for exactly KEY; anything else is a miss.
+# The answers: bucket files of records, one a line after the magic line
+# "kparity-probe-cache-2". A record is eight tab-separated fields: r,
+# strict (0|1), macro, tool hash, linker hash (or -), base flags, option
+# (both escaped: no tab or newline), and answer:reason:stock. The first
+# seven, with a tab after each, are the key; kbuild/overlay.mk builds it
+# and reads buckets too.
+BUCKET_MAGIC=kparity-probe-cache-2
+REASONS='ok|unknown-option|unknown-warning|ignored-optimization|unused-argument|option-ignored|unsupported-target|invalid-value|failed|rejected|driver-only'
+MACROS='cc-option|cc-option-yn|__cc-option|cc-disable-warning|as-option|as-instr|ld-option|try-run'
+
+# scan_bucket MODE FILE: with MODE find, print the answer field of $key's
+# record; with MODE keep, print every valid record but $key's. Exit 3
+# when FILE holds anything that is not a valid record.
+scan_bucket() {
+	KP_KEY="$key" awk -F '\t' -v mode="$1" -v magic="$BUCKET_MAGIC" \
+		-v reasons="^([yn]):($REASONS):([yn-])\$" -v macros="^($MACROS)\$" '
+	function hash(h) { return length(h) == 32 && h !~ /[^0-9a-f]/ }
+	BEGIN { key = ENVIRON["KP_KEY"]; n = 0; bad = 0 }
+	NR == 1 { if ($0 != magic) { bad = 2; exit } next }
+	NF == 8 && $1 == "r" && $2 ~ /^[01]$/ && $3 ~ macros && hash($4) && ($5 == "-" || hash($5)) && $8 ~ reasons {
+		if (substr($0, 1, length(key)) == key && length($0) == length(key) + length($8)) {
+			n++
+			found = $8
+		} else if (mode == "keep") {
+			print
+		}
+		next
+	}
+	{ bad = 1 }
+	END {
+		if (mode == "find" && bad != 2 && n == 1)
+			print found
+		exit bad ? 3 : 0
+	}' "$2"
+}
+
+# cache_read FILE: set c_answer, c_reason, c_stock from $key's record in
+# FILE; anything else is a miss.
 cache_read() {
-	local file="$1" key="$2" line magic="" a="" r="" s="" rest="" n=0
+	local file="$1" field rc=0
 
 	[ -e "$file" ] || return 1
 	if [ ! -f "$file" ] || [ ! -r "$file" ]; then
 		verbose "ignoring unreadable cache entry '$file'"
 		return 1
 	fi
-	{
-		IFS= read -r magic && IFS= read -r a && IFS= read -r r && IFS= read -r s &&
-			while IFS= read -r line; do
-				n=$((n + 1))
-				[ "$n" -le 1000 ] || break
-				rest="$rest$line$NL"
-			done
-	} <"$file" 2>/dev/null || :
-	a="${a#answer }"
-	r="${r#reason }"
-	s="${s#stock }"
-	if [ "$magic" != "$MAGIC" ] || [ "$rest" != "$key$NL" ]; then
-		verbose "ignoring corrupt cache entry '$file'"
-		return 1
-	fi
-	case "$a:$s" in
-	[yn]:[yn-]) ;;
-	*) verbose "ignoring corrupt cache entry '$file'"; return 1 ;;
-	esac
-	case "$r" in
-	'' | *[!a-z-]*) verbose "ignoring corrupt cache entry '$file'"; return 1 ;;
-	esac
-	c_answer="$a"
-	c_reason="$r"
-	c_stock="$s"
+	field=$(scan_bucket find "$file" 2>/dev/null) || rc=$?
+	[ "$rc" = 0 ] || verbose "ignoring corrupt cache entry '$file'"
+	[ -n "$field" ] || return 1
+	c_answer="${field%%:*}"
+	c_stock="${field##*:}"
+	c_reason="${field#*:}"
+	c_reason="${c_reason%:*}"
+}
+
+# cache_write FILE FIELD: put $key's record, answer field FIELD, in FILE.
+# Writers of one cache take turns (flock on the directory) and replace the
+# file by renaming, so readers see the old file or the new one, never half
+# of one, and no writer's record is lost.
+cache_write() {
+	local file="$1" tmp="$1.tmp.$$"
+
+	[ -n "$owner" ] || owner_of "$cachedir"
+	(
+		if command -v flock >/dev/null 2>&1; then
+			flock -x 9 || :
+		fi
+		{
+			printf '%s\n' "$BUCKET_MAGIC"
+			[ ! -f "$file" ] || scan_bucket keep "$file" 2>/dev/null || :
+			printf '%s%s\n' "$key" "$2"
+		} >"$tmp" 2>/dev/null || { rm -f "$tmp"; exit 1; }
+		[ -z "$owner" ] || chown "$owner" "$tmp" 2>/dev/null || :
+		mv -f "$tmp" "$file" 2>/dev/null || { rm -f "$tmp"; exit 1; }
+	) 9<"$cachedir" || verbose "cannot write cache entry '$file'"
 }
 
 # ---- running the tool --------------------------------------------------------
@@ -531,7 +612,7 @@ audit_line() {
 	local flag
 
 	[ -n "$auditlog" ] || return 0
-	flag=$(printf '%s' "$opt" | tr '\t\n' '  ')
+	flag=$(printf '%s' "$shown" | tr '\t\n' '  ')
 	if [ ! -e "$auditlog" ]; then
 		make_dir "$(dirname "$auditlog")" || :
 		: >>"$auditlog" 2>/dev/null || :
@@ -543,17 +624,63 @@ audit_line() {
 		>>"$auditlog" 2>/dev/null || verbose "cannot append to audit log '$auditlog'"
 }
 
+# valid_bucket NAME: NAME is a plain file name
+valid_bucket() {
+	case "$1" in
+	'' | . | .. | */* | tool-*) return 1 ;;
+	esac
+}
+
+# answer_probe: answer one probe, from the cache when it has the answer
+answer_probe() {
+	local file="" store=0 ld_hash=-
+
+	cache_setup "$dir"
+	identify "$tool" || {
+		warn "cannot find the tool in '$tool'"
+		echo n
+		exit 0
+	}
+	if [ -n "$cachedir" ] && [ -n "$key" ] && valid_bucket "$bucket"; then
+		file="$cachedir/$bucket"
+		if [ "$macro" = try-run ] && [ -n "$ld" ]; then
+			ld_hash=$(identify "$ld" && echo "$tool_hash") || ld_hash=-
+		fi
+		# Store only under the identities the key names: a tool that
+		# changed since make learnt them is answered, not cached.
+		[ "$tool_hash" != "$want_hash" ] || [ "$ld_hash" != "$want_ld" ] || store=1
+	fi
+	if [ "$store" = 1 ] && cache_read "$file" &&
+		{ [ "$want_stock" = 0 ] || [ "$c_stock" != - ]; }; then
+		answer="$c_answer" reason="$c_reason" stock="$c_stock"
+		audit_line cached
+		echo "$answer"
+		return 0
+	fi
+	live
+	[ "$store" = 0 ] || cache_write "$file" "$answer:$reason:$stock"
+	audit_line live
+	echo "$answer"
+}
+
 main() {
-	local o key file hash ld_id=""
+	local o ident=0
 
 	auditlog="" dir="" ld="" srctree="" strict=1 verbose=0 want_stock=0
-	while getopts a:d:hl:ns:vS o; do
+	shown="" bucket="" key="" want_hash="" want_ld=-
+	while getopts a:b:d:f:hik:l:ns:t:T:vS o; do
 		case "$o" in
 		a) auditlog="$OPTARG" ;;
+		b) bucket="$OPTARG" ;;
 		d) dir="$OPTARG" ;;
+		f) shown="$OPTARG" ;;
+		i) ident=1 ;;
+		k) key="$OPTARG" ;;
 		l) ld="$OPTARG" ;;
 		n) strict=0 ;;
 		s) srctree="$OPTARG" ;;
+		t) want_hash="$OPTARG" ;;
+		T) want_ld="$OPTARG" ;;
 		v) verbose=1 ;;
 		S) want_stock=1 ;;
 		h) usage; exit 0 ;;
@@ -561,6 +688,15 @@ main() {
 		esac
 	done
 	shift $((OPTIND - 1))
+	if [ "$ident" = 1 ]; then
+		if [ $# -lt 2 ] || [ $(($# % 2)) != 0 ]; then
+			usage >&2
+			exit 2
+		fi
+		cache_setup "$dir"
+		identities "$@"
+		return 0
+	fi
 	[ $# -ge 2 ] || { usage >&2; exit 2; }
 	macro="$1" tool="$2"
 	shift 2
@@ -581,45 +717,12 @@ main() {
 	[ $# -gt 0 ] || { usage >&2; exit 2; }
 	shift
 	opt="$*"
+	[ -n "$shown" ] || shown="$opt"
 	case "$macro" in
 	as-instr | try-run) opt_words="" ;;
 	*) opt_words="$opt" ;;
 	esac
-
-	cache_setup "$dir"
-	tool_identity "$tool" || {
-		warn "cannot find the tool in '$tool'"
-		echo n
-		exit 0
-	}
-	tool_facts
-	kind=$(tool_kind "$tool_version")
-	if [ "$macro" = try-run ] && [ -n "$ld" ]; then
-		local t_id="$tool_id"
-		tool_identity "$ld" && ld_id="$tool_id"
-		tool_id="$t_id"
-	fi
-
-	if [ -n "$cachedir" ]; then
-		# Everything that can change the answer: what is asked, the
-		# tool's binary and what it says it is, and every flag.
-		key="macro $macro${NL}strict $strict${NL}tool $tool_id${NL}version $tool_version"
-		key="$key${NL}machine $tool_machine${NL}ld $ld_id${NL}base$base${NL}option $opt"
-		hash=$(printf '%s' "$key" | md5sum)
-		file="$cachedir/${hash%% *}"
-		if cache_read "$file" "$key" && { [ "$want_stock" = 0 ] || [ "$c_stock" != - ]; }; then
-			answer="$c_answer" reason="$c_reason" stock="$c_stock"
-			audit_line cached
-			echo "$answer"
-			exit 0
-		fi
-	fi
-	live
-	if [ -n "$cachedir" ]; then
-		store "$file" "$MAGIC${NL}answer $answer${NL}reason $reason${NL}stock $stock${NL}$key"
-	fi
-	audit_line live
-	echo "$answer"
+	answer_probe
 }
 
 main "$@"
