@@ -51,3 +51,49 @@ setup_file() {
 	assert_output ""
 	assert_equal "$stderr" "t.mk:1: *** kparity: unknown Kbuild layout in '$fake': neither scripts/Makefile.compiler nor cc-option in scripts/Kbuild.include.  Stop."
 }
+
+# old_tree CC GCC-VERSION [MAKE-ARGS...]: the pre-5.13 fixture's answers
+old_tree() {
+	local cc="$1" version="$2" clang=""
+
+	shift 2
+	[ "$cc" = gcc ] || clang=1
+	(cd "$BATS_TEST_TMPDIR" && env -u MAKEFLAGS -u MAKELEVEL make -s -f "$FIX/old-tree/Makefile" \
+		srctree="$FIX/old-tree" CC="$cc" CLANG="$clang" CONFIG_GCC_VERSION="$version" "$@")
+}
+
+@test "probe macros: a pre-5.13 tree (probes in scripts/Kbuild.include) is recognised and overlaid" {
+	need_tool clang-14
+	touch "$BATS_TEST_TMPDIR/mark"
+	run -0 old_tree clang-14 0
+	assert_output "$(printf '%s\n' 'layout: ' '[-mthumb]' '[-fno-common]' '[]' '[old]' '[old]')"
+	run -0 old_tree clang-14 0 MAKEFILES="$TOP/kbuild/overlay.mk"
+	assert_output "$(printf '%s\n' 'layout: include' '[]' '[-fno-common]' '[]' '[old]' '[old]')"
+	assert [ -d "$BATS_TEST_TMPDIR/.kparity/probes" ]
+	run -0 find "$FIX/old-tree" -newer "$BATS_TEST_TMPDIR/mark"
+	assert_output ""
+}
+
+@test "probe macros: cc-ifversion on a pre-5.13 tree answers as the tree's own" {
+	local v
+	for v in 40800 90100 120200; do
+		run -0 old_tree gcc "$v"
+		local stock="${output#layout: }"
+		run -0 old_tree gcc "$v" MAKEFILES="$TOP/kbuild/overlay.mk"
+		assert_output "layout: include$stock"
+	done
+	run -0 old_tree gcc 40800 MAKEFILES="$TOP/kbuild/overlay.mk"
+	assert_output "$(printf '%s\n' 'layout: include' '[]' '[-fno-common]' '[]' '[old]' '[old]')"
+	run -0 old_tree gcc 120200 MAKEFILES="$TOP/kbuild/overlay.mk"
+	assert_output "$(printf '%s\n' 'layout: include' '[]' '[-fno-common]' '[]' '[new]' '[new]')"
+}
+
+@test "probe macros: a tree with neither probe file is refused with its reason" {
+	local fake="$BATS_TEST_TMPDIR/empty-tree"
+	mkdir -p "$fake"
+	printf 'x := $(call cc-option,-O2)\nall:\n\t@echo "$(x)"\n' >"$BATS_TEST_TMPDIR/t.mk"
+	run -2 --separate-stderr make -s -C "$BATS_TEST_TMPDIR" -f t.mk srctree="$fake" CC=gcc \
+		MAKEFILES="$TOP/kbuild/overlay.mk"
+	assert_output ""
+	assert_equal "$stderr" "t.mk:1: *** kparity: unknown Kbuild layout in '$fake': neither scripts/Makefile.compiler nor cc-option in scripts/Kbuild.include.  Stop."
+}
