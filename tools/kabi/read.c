@@ -35,6 +35,14 @@ struct actx {
 	bool intrinsic;		/* set by the typedef itself: memo is safe */
 };
 
+/* A normalised file name by the addresses of the strings it came from
+ * (units repeat the same line table entries): directory, name, unit's
+ * compilation directory. */
+struct fname_ent {
+	const char *key[3];
+	const char *norm;
+};
+
 /* A section's bytes as in the file. */
 struct lsec {
 	const unsigned char *p;
@@ -80,6 +88,9 @@ struct reader {
 	const char *(*lfiles)[2];
 	size_t nlfiles, lfiles_cap;
 	bool own_files;
+	/* decl_file names normalised so far, all units */
+	struct fname_ent *fnames;
+	size_t fnames_slots, fnames_n;
 	struct memo_ent *memo;
 	size_t memo_slots, memo_n;
 	uint32_t memo_gen;	/* a new unit empties the memo in one step */
@@ -528,16 +539,47 @@ static void info_release(struct reader *r, Dwarf_Off upto)
 	r->info_dropped = upto;
 }
 
+/* The slot of KEY in r->fnames: where it is, or the empty one to use. */
+static struct fname_ent *fname_slot(struct reader *r, const char *const key[3])
+{
+	size_t i;
+
+	if (2 * (r->fnames_n + 1) > r->fnames_slots) {
+		struct fname_ent *old = r->fnames;
+		size_t n = r->fnames_slots;
+
+		r->fnames_slots = n ? 2 * n : 1024;
+		r->fnames = xcalloc(r->fnames_slots, sizeof(*r->fnames));
+		for (i = 0; i < n; i++)
+			if (old[i].norm)
+				*fname_slot(r, old[i].key) = old[i];
+		free(old);
+	}
+	i = hash_bytes(key, 3 * sizeof(*key), 0) & (r->fnames_slots - 1);
+	while (r->fnames[i].norm && memcmp(r->fnames[i].key, key, 3 * sizeof(*key)))
+		i = (i + 1) & (r->fnames_slots - 1);
+	return &r->fnames[i];
+}
+
 static const char *decl_file_name(struct reader *r, Dwarf_Word idx)
 {
 	struct sb raw, norm, root;
 	const char *name, *rel = NULL;
+	struct fname_ent *fe = NULL;
 	size_t i;
 
 	if ((!r->files && !r->own_files) || idx >= r->nfiles)
 		return NULL;
 	if (r->file_names[idx])
 		return r->file_names[idx];
+	if (r->own_files) {
+		const char *key[3] = { r->lfiles[idx][0], r->lfiles[idx][1], r->comp_dir };
+
+		fe = fname_slot(r, key);
+		if (fe->norm)
+			return r->file_names[idx] = fe->norm;
+		memcpy(fe->key, key, sizeof(key));
+	}
 	sb_init(&raw);
 	sb_init(&norm);
 	sb_init(&root);
@@ -569,6 +611,10 @@ static const char *decl_file_name(struct reader *r, Dwarf_Word idx)
 		rel = strip_prefix(sb_str(&norm), sb_str(&root));
 	}
 	r->file_names[idx] = intern(r, rel ? rel : sb_str(&norm));
+	if (fe) {
+		fe->norm = r->file_names[idx];
+		r->fnames_n++;
+	}
 	sb_release(&raw);
 	sb_release(&norm);
 	sb_release(&root);
@@ -1869,8 +1915,16 @@ static int fp_attr(Dwarf_Attribute *a, void *arg)
 		}
 		{
 			struct fp t = { .h = { 0, 0 } };
-			int tag = dwarf_tag(&target);
+			struct memo_ent *e = memo_slot(w->r, dwarf_dieoffset(&target));
+			int tag;
 
+			/* a memoised target needs no abbreviation lookup */
+			if (e->fp_state == FP_DONE) {
+				fp_mix(f, e->fp[0]);
+				fp_mix(f, e->fp[1]);
+				break;
+			}
+			tag = dwarf_tag(&target);
 			if (is_aggregate(tag) && dwarf_hasattr(&target, DW_AT_name))
 				fp_use(w->r, &target, tag,
 				       w->tag == DW_TAG_pointer_type ||
@@ -2454,6 +2508,7 @@ static void reader_release(struct reader *r)
 {
 	free(r->file_names);
 	free(r->lfiles);
+	free(r->fnames);
 	free(r->memo);
 	free(r->seen);
 	free(r->done);
