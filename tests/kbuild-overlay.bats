@@ -75,6 +75,46 @@ OUT
 	refute_output --partial clang-facts
 }
 
+# menuconfig KEYS: a real menuconfig in $KOBJ on a 40x120 terminal, KEYS
+# typed ahead (they wait in the terminal's input until it reads them)
+menuconfig() {
+	printf '%b' "$1" | TERM=vt100 script -qfec "stty rows 40 cols 120; env -u MAKEFLAGS -u MAKELEVEL \
+		make -s -C '$KSRC_DIR' O='$KOBJ' ARCH=x86_64 MAKEFILES='$TOP/kbuild/overlay.mk' menuconfig" \
+		"$T/screen" >/dev/null
+}
+
+# screen_shows TEXT...: each TEXT that the last menuconfig screen showed
+screen_shows() {
+	local text t
+
+	text=$(sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/[\x0e\x0f]//g' "$T/screen")
+	for t in "$@"; do
+		case "$text" in
+		*"$t"*) printf '%s\n' "$t" ;;
+		esac
+	done
+}
+
+@test "overlay Kconfig: menuconfig shows the switches under the kparity menu" {
+	need_tool script
+	[ -x "$KOBJ/scripts/kconfig/conf" ] || kmake "$KOBJ" olddefconfig
+	cp "$KOBJ/.config" "$T/before"
+	# search for a switch, leave the result and then menuconfig
+	run -0 menuconfig '/KPARITY_PROBE_STRICT\rxx'
+	run -0 screen_shows 'Symbol: KPARITY_PROBE_STRICT [=y]' 'Type  : bool' \
+		'Prompt: Strict probing: reject flags an LLVM tool warns about' \
+		"Defined at $TOP/kconfig/Kconfig.kparity:" 'Location:' '-> kparity probe overlay'
+	assert_output - <<OUT
+Symbol: KPARITY_PROBE_STRICT [=y]
+Type  : bool
+Prompt: Strict probing: reject flags an LLVM tool warns about
+Defined at $TOP/kconfig/Kconfig.kparity:
+Location:
+-> kparity probe overlay
+OUT
+	run -0 cmp "$T/before" "$KOBJ/.config"
+}
+
 # old_tree CC LD [VAR=VALUE...]: run 6.1's conf on a tree whose init/Kconfig
 # has none of the Clang facts; print them from the resulting .config
 old_tree() {
