@@ -182,7 +182,7 @@ OUT
 	assert_output --regexp "^$T/mod/.kparity/probes/tool-"
 }
 
-@test "overlay: the tiny x86_64 kernel builds with clang and matches the stock build's layout" {
+@test "overlay: the tiny x86_64 kernel builds with clang, matches the stock build's layout and boots" {
 	local obj="$BUILD_DIR/overlay-test" ref="$BUILD_DIR/kernel/x86_64-clang"
 	[ -f "$ref/vmlinux" ] || "$TOP/scripts/kernel-build.sh" -o "$BUILD_DIR" -t x86_64 -c clang >/dev/null
 	mkdir -p "$obj"
@@ -197,4 +197,9 @@ OUT
 	assert [ $((status & 8)) -eq 0 ]
 	assert [ $((status & 3)) -eq 0 ]
 	assert_line --regexp '^summary: [0-9]+ changed \(0 incompatible\)'
+	# boots in QEMU as the parity run boots the stock build
+	local initrd
+	initrd=$("$TOP/scripts/initramfs.sh" -o "$BUILD_DIR" -t x86_64 2>/dev/null)
+	run -0 --separate-stderr "$TOP/scripts/kernel-boot.sh" -t x86_64 -k "$obj" -i "$initrd"
+	assert_output pass
 }
