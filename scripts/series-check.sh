@@ -169,14 +169,8 @@ main() {
 	done
 	shift $((OPTIND - 1))
 	[ $# -eq 0 ] || { usage >&2; exit 2; }
-	[ -f "$patchdir/series" ] || die "cannot read '$patchdir/series'"
-	patchdir=$(cd "$patchdir" && pwd)
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" patch || exit 2
-	if [ -z "$srcdir" ]; then
-		srcdir=$(KPARITY_SRC_QUIET=1 "$TOPDIR/scripts/kernel-src.sh" -o "$builddir") || exit 2
-	fi
-	[ -d "$srcdir" ] || die "'$srcdir' is not a directory"
-	check_pin "$patchdir/series" "$srcdir"
+	open_series "$builddir"
 
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/series-check.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT

@@ -157,3 +157,17 @@ local_changes() {
 	done
 	return 1
 }
+
+# open_series
+# Usage: open_series BUILDDIR   (with the caller's srcdir and patchdir set)
+# Check $patchdir/series and make patchdir absolute; without srcdir,
+# extract the tree under BUILDDIR; check the tree against the series' pin.
+open_series() {
+	[ -f "$patchdir/series" ] || die "cannot read '$patchdir/series'"
+	patchdir=$(cd "$patchdir" && pwd)
+	if [ -z "$srcdir" ]; then
+		srcdir=$(KPARITY_SRC_QUIET=1 "$TOPDIR/scripts/kernel-src.sh" -o "$1") || exit 2
+	fi
+	[ -d "$srcdir" ] || die "'$srcdir' is not a directory"
+	check_pin "$patchdir/series" "$srcdir"
+}

@@ -73,13 +73,7 @@ main() {
 	done
 	shift $((OPTIND - 1))
 	[ $# -eq 0 ] || { usage >&2; exit 2; }
-	[ -f "$patchdir/series" ] || die "cannot read '$patchdir/series'"
-	patchdir=$(cd "$patchdir" && pwd)
-	if [ -z "$srcdir" ]; then
-		srcdir=$(KPARITY_SRC_QUIET=1 "$TOPDIR/scripts/kernel-src.sh" -o "$builddir") || exit 2
-	fi
-	[ -d "$srcdir" ] || die "'$srcdir' is not a directory"
-	check_pin "$patchdir/series" "$srcdir"
+	open_series "$builddir"
 	quilt_setup "$patchdir"
 	[ -n "$(series_names "$patchdir/series")" ] || { echo "round-trip: empty series"; return 0; }
 
