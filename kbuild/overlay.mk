@@ -120,8 +120,9 @@ __kp-shell = $(shell set -- $(__kp-opts) -f $(call __kp-sq,$(5)) $(6) \
 # probe.sh once for $(CC) and $(LD) and exports the result in KPARITY_IDS;
 # the sub-makes of the same build (Kbuild runs hundreds) take it from there
 # when it was made for the same PATH, and then a warm probe runs nothing.
-# KPARITY_IDS holds words: kparity-ids-1, path^=PATH, and TOOL^=HASH,NAME
-# for each tool command, where text is encoded by __kp-enc.
+# KPARITY_IDS holds words: kparity-ids-1, path^=PATH, TOOL^=HASH,NAME for
+# each tool command, where text is encoded by __kp-enc, and unread^=BUCKET
+# for each cache file make must leave alone.
 
 # __kp-enc
 # Usage: $(call __kp-enc,text)
@@ -147,10 +148,12 @@ export KPARITY_IDS
 # __kp-learn
 # Usage: $(call __kp-learn,tool)
 # Expands to nothing; adds the identities of tool, $(CC) and $(LD), those
-# not known yet, to KPARITY_IDS with one probe.sh run.
+# not known yet, to KPARITY_IDS with one probe.sh run. The same run names
+# the cache files make cannot read (unread^=BUCKET, or unread^=* for all):
+# $(file <) would stop make on them, so their probes go to probe.sh.
 __kp-learn = $(eval __kp-todo := $$(foreach e,$$(sort $$(call __kp-enc,$$(1)) $$(call __kp-enc,$$(CC)) \
 	$$(call __kp-enc,$$(LD))),$$(if $$(filter $$(e)^=%,$$(KPARITY_IDS)),,$$(e))))$(if $(__kp-todo),$(eval \
-	KPARITY_IDS += $$(filter $$(addsuffix ^=%,$$(__kp-todo)),$$(__kp-ident))))
+	KPARITY_IDS += $$(filter $$(addsuffix ^=%,$$(__kp-todo)) unread^=%,$$(__kp-ident))))
 
 __kp-ident = $(shell set -- $(__kp-opts) -i $(foreach e,$(__kp-todo),$(call __kp-sq,$(e)) \
 	$(call __kp-sq,$(call __kp-dec,$(e)))); . $(call __kp-sq,$(__kp-probe)))
@@ -223,7 +226,8 @@ __kp-lookup = $(call __kp-answer,$(1),$(2),$(3),$(4),$(5),$(6),$(7),$(8),$(call 
 # Usage: $(call __kp-answer,macro,tool,base,option,shown,probe-options,tool-hash tool-name,ld-hash,bucket,key)
 # From the cache when it holds the answer (and stock Kbuild's, when
 # auditing into an existing log); else from probe.sh, which stores it.
-__kp-answer = $(call __kp-use,$(call __kp-find,$(__kp-out)/probes/$(9),$(10)),$(1),$(2),$(3),$(4),$(5),$(6),$(7),$(8),$(9),$(10))
+__kp-answer = $(call __kp-use,$(if $(filter unread^=$(9) unread^=*,$(KPARITY_IDS)),,$(call \
+	__kp-find,$(__kp-out)/probes/$(9),$(10))),$(1),$(2),$(3),$(4),$(5),$(6),$(7),$(8),$(9),$(10))
 
 # __kp-use
 # Usage: $(call __kp-use,answer-field,macro,tool,base,option,shown,probe-options,tool-hash tool-name,ld-hash,bucket,key)

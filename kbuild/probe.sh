@@ -47,7 +47,8 @@ OPTION is the instruction text; for try-run it is the whole command.
   -v           report ignored cache entries on stderr
   -S           also compute stock Kbuild's answer (for the audit)
   -i           print NAME^=HASH,VERSION (or NAME^=- when there is no such
-               tool) for each tool command, HASH naming its identity
+               tool) for each tool command, HASH naming its identity, then
+               unread^=BUCKET for each cache entry make must not read
 USAGE
 }
 
@@ -142,7 +143,7 @@ tool_facts() {
 
 	if [ -n "$cachedir" ]; then
 		file="$cachedir/tool-$(file_name "$tool_id")"
-		if [ -r "$file" ]; then
+		if [ -f "$file" ] && [ -r "$file" ]; then
 			{
 				IFS= read -r line && [ "$line" = "$MAGIC" ] &&
 					IFS= read -r k && IFS= read -r v && IFS= read -r m
@@ -237,7 +238,10 @@ store() {
 	fi
 	[ -n "$owner" ] || owner_of "$cachedir"
 	[ -z "$owner" ] || chown "$owner" "$tmp" 2>/dev/null || :
-	mv -f "$tmp" "$file" 2>/dev/null || rm -f "$tmp"
+	# mv would move the file into a directory of that name
+	if [ -d "$file" ] || ! mv -f "$tmp" "$file" 2>/dev/null; then
+		rm -f "$tmp"
+	fi
 }
 
 # canon PATH: PATH made absolute and free of symlinks, as far as it exists
@@ -305,7 +309,39 @@ cache_setup() {
 		return 0
 	fi
 	[ -d "$dir" ] || make_dir "$dir" || { verbose "cannot create cache '$dir'"; return 0; }
-	cachedir=$(cd "$dir" && pwd -P)
+	cachedir=$(cd "$dir" 2>/dev/null && pwd -P) || {
+		cachedir=""
+		verbose "cannot use cache '$dir'"
+	}
+}
+
+# unreadable DIR: an unread^=NAME line for each entry of the cache in DIR
+# that make's $(file <) could not read (it stops make on an open or read
+# error, and blocks on a FIFO): anything but a readable regular file.
+# unread^=* when the whole cache is unusable or holds a name make would not
+# ask for; make then leaves the reading to this script, which ignores them.
+unreadable() {
+	local dir="$1" f name
+
+	[ -n "$dir" ] && [ -e "$dir" ] || return 0
+	if [ -z "$cachedir" ] || [ ! -r "$cachedir" ]; then
+		verbose "ignoring unreadable cache '$dir'"
+		echo 'unread^=*'
+		return 0
+	fi
+	for f in "$cachedir"/*; do
+		[ -f "$f" ] && [ -r "$f" ] && continue
+		[ -e "$f" ] || [ -L "$f" ] || continue
+		name="${f##*/}"
+		verbose "ignoring unreadable cache entry '$f'"
+		case "$name" in
+		*[!A-Za-z0-9._,+=:-]*)
+			echo 'unread^=*'
+			return 0
+			;;
+		esac
+		printf 'unread^=%s\n' "$name"
+	done
 }
 
 # The answers: bucket files of records, one a line after the magic line
@@ -381,7 +417,10 @@ cache_write() {
 			printf '%s%s\n' "$key" "$2"
 		} >"$tmp" 2>/dev/null || { rm -f "$tmp"; exit 1; }
 		[ -z "$owner" ] || chown "$owner" "$tmp" 2>/dev/null || :
-		mv -f "$tmp" "$file" 2>/dev/null || { rm -f "$tmp"; exit 1; }
+		if [ -d "$file" ] || ! mv -f "$tmp" "$file" 2>/dev/null; then
+			rm -f "$tmp"
+			exit 1
+		fi
 	) 9<"$cachedir" || verbose "cannot write cache entry '$file'"
 }
 
@@ -695,6 +734,7 @@ main() {
 		fi
 		cache_setup "$dir"
 		identities "$@"
+		unreadable "$dir"
 		return 0
 	fi
 	[ $# -ge 2 ] || { usage >&2; exit 2; }

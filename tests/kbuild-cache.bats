@@ -157,3 +157,82 @@ parallel() {
 	run -0 find "$OUT/.kparity" -type f
 	assert_equal "${#lines[@]}" 6
 }
+
+# buckets: the answer files of the cache in $OUT, one a line
+buckets() {
+	find "$OUT/.kparity/probes" -maxdepth 1 ! -type d -name '*-c*' ! -name 'tool-*' | sort
+}
+
+@test "probe cache: entries make cannot open are left to probe.sh, not fatal" {
+	local b k=0 bs
+	run -0 ask_cc gcc KPARITY_AUDIT=0
+	run -0 buckets
+	assert_equal "${#lines[@]}" 3
+	bs=("${lines[@]}")
+	for b in "${bs[@]}"; do
+		rm -f "$b"
+		case $k in
+		0) mkdir "$b" ;;                  # read fails
+		1) ln -s "${b##*/}" "$b" ;;       # a symlink loop: open fails
+		2) mkfifo "$b" ;;                 # open blocks
+		esac
+		k=$((k + 1))
+	done
+	run -0 --separate-stderr ask_cc gcc KBUILD_VERBOSE=1 KPARITY_AUDIT=0
+	assert_output "$(printf '%s\n' y n n)"
+	# listed by the identity run, then met by each probe: the directory
+	# stays (a file cannot replace it), the others are replaced
+	assert_equal "$stderr" "$(printf "kparity-probe: %s cache entry '%s'\n" \
+		"ignoring unreadable" "${bs[0]}" "ignoring unreadable" "${bs[1]}" "ignoring unreadable" "${bs[2]}" \
+		"ignoring unreadable" "${bs[2]}" "ignoring unreadable" "${bs[0]}" "cannot write" "${bs[0]}")"
+	run -0 find "$OUT/.kparity/probes" -type f -name '*-cc-option-*'
+	assert_equal "${#lines[@]}" 2
+	run -0 --separate-stderr ask_cc gcc KBUILD_VERBOSE=1 KPARITY_AUDIT=0
+	assert_output "$(printf '%s\n' y n n)"
+	assert_equal "$stderr" "$(printf "kparity-probe: %s cache entry '%s'\n" \
+		"ignoring unreadable" "${bs[0]}" "ignoring unreadable" "${bs[0]}" "cannot write" "${bs[0]}")"
+}
+
+# as_user UID CMD...: CMD run as user UID (with its group), no other groups
+as_user() {
+	local id="$1"
+
+	shift
+	setpriv --reuid="$id" --regid="$id" --clear-groups "$@"
+}
+
+@test "probe cache: a bucket the user cannot read is ignored, re-probed and replaced" {
+	local b bs runner=""
+	run -0 ask_cc gcc KPARITY_AUDIT=0
+	run -0 buckets
+	assert_equal "${#lines[@]}" 3
+	bs=("${lines[@]}")
+	for b in "${bs[@]}"; do
+		chmod 000 "$b"
+	done
+	if [ "$(id -u)" = 0 ]; then
+		# root reads anything: ask as another user owning the cache, from
+		# copies it can reach
+		need_tool setpriv
+		mkdir -p "$T/u/src/scripts"
+		cp -r "$TOP/kbuild" "$FIX/probe.mk" "$T/q" "$T/u/"
+		cp "$KSRC_DIR"/scripts/Kbuild.include "$KSRC_DIR"/scripts/Makefile.compiler "$T/u/src/scripts/"
+		chown -R 65534:65534 "$T/u" "$OUT"
+		b="$T"
+		while [ "$b" != "$BATS_RUN_TMPDIR" ] && [ "$b" != / ]; do
+			chmod a+x "$b"
+			b=$(dirname "$b")
+		done
+		chmod a+x "$BATS_RUN_TMPDIR"
+		runner="as_user 65534"
+	fi
+	run -0 --separate-stderr $runner env -u MAKEFLAGS -u MAKELEVEL make -s -C "$T/u" -f probe.mk \
+		srctree="$T/u/src" CC=gcc LD=ld QUESTIONS="$T/u/q" MAKEFILES="$T/u/kbuild/overlay.mk" \
+		KPARITY_OUT="$OUT" KBUILD_VERBOSE=1
+	assert_output "$(printf '%s\n' y n n)"
+	# listed by the identity run, then met by the probes in question order
+	assert_equal "$stderr" "$(printf "kparity-probe: ignoring unreadable cache entry '%s'\n" \
+		"${bs[@]}" "${bs[1]}" "${bs[2]}" "${bs[0]}")"
+	run -0 find "$OUT/.kparity/probes" -type f -name '*-c*' -perm -0400
+	assert_equal "${#lines[@]}" 3
+}
