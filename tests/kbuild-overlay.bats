@@ -42,18 +42,35 @@ kparity_lines() {
 # kparity probe overlay
 CONFIG_KPARITY_OVERLAY=y
 CONFIG_KPARITY_PROBE_STRICT=y
+# CONFIG_KPARITY_PROBE_STOCK is not set
 CONFIG_KPARITY_PROBE_CACHE=y
+# CONFIG_KPARITY_PROBE_NO_CACHE is not set
 # CONFIG_KPARITY_PROBE_AUDIT is not set
 # end of kparity probe overlay
 OUT
-	sed -i 's/^CONFIG_KPARITY_PROBE_CACHE=y/# CONFIG_KPARITY_PROBE_CACHE is not set/' "$KOBJ/.config"
-	printf 'CONFIG_KPARITY_PROBE_AUDIT=y\n' >>"$KOBJ/.config"
+	printf 'CONFIG_KPARITY_PROBE_NO_CACHE=y\nCONFIG_KPARITY_PROBE_AUDIT=y\n' >>"$KOBJ/.config"
 	run -0 kmake "$KOBJ" olddefconfig
 	run -0 grep '^[^#]*KPARITY\|is not set' "$KOBJ/.config"
 	assert_line 'CONFIG_KPARITY_PROBE_AUDIT=y'
+	assert_line 'CONFIG_KPARITY_PROBE_NO_CACHE=y'
 	assert_line '# CONFIG_KPARITY_PROBE_CACHE is not set'
 	run -0 grep -c 'Kconfig.kparity' "$KOBJ/.kparity/Kconfig"
 	assert_output 1
+}
+
+@test "overlay Kconfig: tinyconfig keeps strict probing and the cache on" {
+	run -0 kmake "$T/tiny" tinyconfig
+	run -0 kparity_lines "$T/tiny/.config"
+	assert_output - <<'OUT'
+# kparity probe overlay
+CONFIG_KPARITY_OVERLAY=y
+CONFIG_KPARITY_PROBE_STRICT=y
+# CONFIG_KPARITY_PROBE_STOCK is not set
+CONFIG_KPARITY_PROBE_CACHE=y
+# CONFIG_KPARITY_PROBE_NO_CACHE is not set
+# CONFIG_KPARITY_PROBE_AUDIT is not set
+# end of kparity probe overlay
+OUT
 }
 
 @test "overlay Kconfig: listnewconfig names the kparity switches on an older .config" {
@@ -62,7 +79,9 @@ OUT
 	run -0 kmake "$KOBJ" KCONFIG_CONFIG="$T/old.config" listnewconfig
 	assert_output - <<'OUT'
 CONFIG_KPARITY_PROBE_STRICT=y
+CONFIG_KPARITY_PROBE_STOCK=n
 CONFIG_KPARITY_PROBE_CACHE=y
+CONFIG_KPARITY_PROBE_NO_CACHE=n
 CONFIG_KPARITY_PROBE_AUDIT=n
 OUT
 }
