@@ -304,13 +304,43 @@ override ld-option = $(call __kp-if,$(call __kp-run,ld-option,$(LD),\
 
 # ---- version helpers (no probes) ----------------------------------------
 
+# Version numbers are compared in make itself, with no shell: the kernel
+# calls these in every make that reads an arch Makefile.
+
+# __kp-digits
+# Usage: $(call __kp-digits,number)
+# The number's characters as words: 120200 gives 1 2 0 2 0 0.
+__kp-digits = $(strip $(subst 9,9 ,$(subst 8,8 ,$(subst 7,7 ,$(subst 6,6 ,$(subst 5,5 ,$(subst \
+	4,4 ,$(subst 3,3 ,$(subst 2,2 ,$(subst 1,1 ,$(subst 0,0 ,$(1))))))))))))
+
+# __kp-plain
+# Usage: $(call __kp-plain,number)
+# Non-empty when number is one word of decimal digits without a leading 0.
+__kp-plain = $(if $(filter 1,$(words $(1))),$(if $(filter-out 0 1 2 3 4 5 6 7 8 9,$(call \
+	__kp-digits,$(1))),,$(if $(filter 0%,$(1)),$(filter 0,$(1)),y)))
+
+# __kp-ge
+# Usage: $(call __kp-ge,a,b)
+# y when the plain numbers a >= b: the longer number is the larger, and
+# numbers of one length compare as text.
+__kp-ge = $(call __kp-ge-len,$(1),$(2),$(words $(call __kp-digits,$(1))),$(words $(call __kp-digits,$(2))))
+__kp-ge-len = $(if $(filter $(3),$(4)),$(if $(filter $(2),$(firstword $(sort $(1) $(2)))),y),$(if \
+	$(word $(3),$(call __kp-digits,$(2))),,y))
+
+# __kp-min-version
+# Usage: $(call __kp-min-version,version,minimum)
+# y when version (empty counts as 0) >= minimum, as the kernel's shell
+# test answers; a value that is not a plain number goes to that test.
+__kp-min-version = $(if $(and $(call __kp-plain,$(or $(1),0)),$(call __kp-plain,$(strip $(2)))),$(call \
+	__kp-ge,$(or $(1),0),$(strip $(2))),$(shell [ $(or $(1),0)0 -ge $(strip $(2))0 ] && echo y))
+
 # gcc-min-version
 # Usage: cflags-$(call gcc-min-version, 70100) += -foo
-override gcc-min-version = $(shell [ $(or $(CONFIG_GCC_VERSION),0)0 -ge $(strip $(1))0 ] && echo y)
+override gcc-min-version = $(call __kp-min-version,$(CONFIG_GCC_VERSION),$(1))
 
 # clang-min-version
 # Usage: cflags-$(call clang-min-version, 110000) += -foo
-override clang-min-version = $(shell [ $(or $(CONFIG_CLANG_VERSION),0)0 -ge $(strip $(1))0 ] && echo y)
+override clang-min-version = $(call __kp-min-version,$(CONFIG_CLANG_VERSION),$(1))
 
 # cc-ifversion
 # Usage: EXTRA_CFLAGS += $(call cc-ifversion, -lt, 0402, -O1)

@@ -97,3 +97,25 @@ old_tree() {
 	assert_output ""
 	assert_equal "$stderr" "t.mk:1: *** kparity: unknown Kbuild layout in '$fake': neither scripts/Makefile.compiler nor cc-option in scripts/Kbuild.include.  Stop."
 }
+
+# versions [MAKE-ARGS...]: gcc-min-version and clang-min-version of the
+# 6.1 tree (or the overlay's) for a set of version:minimum pairs
+versions() {
+	env -u MAKEFLAGS -u MAKELEVEL make -s -f "$FIX/versions.mk" srctree="$KSRC_DIR" \
+		PAIRS='120200:70100 120200:120200 120200:120201 99999:100000 100000:99999 none:70100 none:0 0:0 5:50 50:5 1000000:999999 140006:070100' "$@"
+}
+
+@test "probe macros: gcc-min-version and clang-min-version answer as 6.1's, without a shell" {
+	local want
+	want=$(printf '%s\n' '120200:70100 y y' '120200:120200 y y' '120200:120201 - -' \
+		'99999:100000 - -' '100000:99999 y y' 'none:70100 - -' 'none:0 y y' '0:0 y y' \
+		'5:50 - -' '50:5 y y' '1000000:999999 y y' '140006:070100 y y')
+	run -0 versions
+	assert_output "$want"
+	run -0 versions MAKEFILES="$TOP/kbuild/overlay.mk"
+	assert_output "$want"
+	# with no working shell the overlay still compares plain numbers; a
+	# leading zero is left to the shell's test, as in the kernel
+	run -0 versions MAKEFILES="$TOP/kbuild/overlay.mk" SHELL=/bin/false
+	assert_output "${want%y y}- -"
+}
