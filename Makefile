@@ -11,7 +11,8 @@
 # PREFIX, DESTDIR  for 'make install'
 # TARGETS=..., COMPILERS=..., LLVM=-N  what 'make parity' runs
 #            (Documentation/parity.md)
-# RUNS=N     repetitions of each 'make bench' measurement (default 3)
+# RUNS=N     repetitions of each 'make bench' measurement (default 3) and
+#            of each 'make bench-probes' pair (default 5)
 O        ?= build
 CC       ?= gcc
 PREFIX   ?= /usr/local
@@ -114,7 +115,7 @@ fuzz: deps-check
 # No-op rebuild of the tiny clang kernel, stock Kbuild against the overlay.
 .PHONY: bench-probes
 bench-probes: deps-check
-	$(Q)scripts/bench-probes.sh -o $(O)
+	$(Q)scripts/bench-probes.sh -o $(O) $(if $(RUNS),-n $(RUNS))
 
 # ---- the quilt series (Documentation/series.md) -------------------------
 # TARGET= and COMPILERS= choose what series-bisect builds; PHASE=after runs
