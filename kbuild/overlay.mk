@@ -363,8 +363,14 @@ define __kp-newline
 
 endef
 
+# A tree with the series' hook (its top Kconfig sources $(kparity-kconfig))
+# reads the entries itself when KPARITY_DIR is set: a second copy would
+# define each symbol and choice twice.
+__kp-hooked = $(if $(KPARITY_DIR),$(findstring kparity-kconfig,$(file <$(abs_srctree)/Kconfig)))
+
 ifeq ($(origin KBUILD_KCONFIG)$(filter 0 n no,$(KPARITY_KCONFIG)),undefined)
 ifneq ($(abs_srctree),)
+ifeq ($(__kp-hooked),)
 ifneq ($(abs_objtree),$(abs_srctree))
 ifeq ($(abs_objtree),$(CURDIR))
 ifneq ($(wildcard $(abs_srctree)/Kconfig),)
@@ -375,6 +381,7 @@ $(file >$(__kp-kconfig).tmp,$(__kp-kconfig-text))
 $(shell mv -f .kparity/Kconfig.tmp .kparity/Kconfig && chown --reference=. .kparity .kparity/Kconfig 2>/dev/null)
 endif
 KBUILD_KCONFIG := $(__kp-kconfig)
+endif
 endif
 endif
 endif

@@ -166,6 +166,42 @@ OUT
 	assert_output "CONFIG_CLANG_VERSION=0"
 }
 
+# hooked_tree DIR: in DIR, a tree of symlinks to the 6.1 tree with the
+# series' first patch (the hook) applied to real copies of what it touches
+hooked_tree() {
+	local dir="$1" f
+
+	mkdir -p "$dir"
+	cp -as "$KSRC_DIR/." "$dir/"
+	rm -rf "$dir/.pc"
+	for f in Kconfig scripts/Kconfig.include scripts/Makefile.compiler; do
+		cp --remove-destination "$KSRC_DIR/$f" "$dir/$f"
+	done
+	grep -q kparity-kconfig "$dir/Kconfig" ||
+		patch -s -d "$dir" -p1 <"$(echo "$TOP"/patches/0001-*.patch)"
+}
+
+@test "overlay Kconfig: MAKEFILES on a hooked tree with KPARITY_DIR defines the entries once" {
+	hooked_tree "$T/src"
+	mkdir -p "$T/obj"
+	cp "$TOP/kconfig/fragments/x86_64.config" "$T/obj/.config"
+	run -0 --separate-stderr env -u MAKEFLAGS -u MAKELEVEL make -s -C "$T/src" O="$T/obj" ARCH=x86_64 \
+		LLVM=1 KPARITY_DIR="$TOP" MAKEFILES="$TOP/kbuild/overlay.mk" olddefconfig
+	assert_equal "$stderr" ""
+	run -0 kparity_lines "$T/obj/.config"
+	assert_output - <<'OUT'
+# kparity probe overlay
+CONFIG_KPARITY_OVERLAY=y
+CONFIG_KPARITY_PROBE_STRICT=y
+# CONFIG_KPARITY_PROBE_STOCK is not set
+CONFIG_KPARITY_PROBE_CACHE=y
+# CONFIG_KPARITY_PROBE_NO_CACHE is not set
+# CONFIG_KPARITY_PROBE_AUDIT is not set
+# end of kparity probe overlay
+OUT
+	assert [ ! -e "$T/obj/.kparity/Kconfig" ]
+}
+
 @test "overlay: cross ARCH=arm, gcc answers as stock, clang strictly" {
 	need_tool arm-linux-gnueabi-gcc
 	printf '%s\n' 'cc-option|-mthumb' 'cc-option|-mno-red-zone' 'cc-option|-mfpu=vfp' \
