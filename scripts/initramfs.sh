@@ -3,12 +3,12 @@
 #
 # initramfs.sh - build the test initramfs for a target and print its path.
 #
-# The init (initramfs/init.c) is compiled static with the target's GCC
+# The init (scripts/initramfs/init.c) is compiled static with the target's GCC
 # against the kernel tree's nolibc and its exported UAPI headers ('make
 # headers' into BUILDDIR/initramfs/TARGET/, never into the tree). The
 # archive is written by the tree's usr/gen_init_cpio from
-# initramfs/initramfs.list, which sets owners and device nodes itself, so
-# nothing here needs root. A stamp of the inputs makes a re-run free.
+# scripts/initramfs/initramfs.list, which sets owners and device nodes
+# itself, so nothing here needs root. A stamp of the inputs makes a re-run free.
 #
 # Exit: 0 ok, 1 a compile step failed, 2 trouble (usage, target, tools).
 
@@ -17,7 +17,7 @@ set -eu
 
 PROG=initramfs.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
-SRC="$TOPDIR/initramfs"
+SRC="$TOPDIR/scripts/initramfs"
 
 usage() {
 	cat <<USAGE
