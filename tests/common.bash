@@ -29,6 +29,7 @@ cc_obj() {
 }
 
 # expect_file FILE: $output must equal FILE; KPARITY_BLESS=1 rewrites FILE
+# shellcheck disable=SC2154 # bats' run sets output
 expect_file() {
 	if [ -n "${KPARITY_BLESS:-}" ]; then
 		printf '%s\n' "$output" >"$1"

@@ -1,0 +1,63 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The tree's own rules, checked: every source file carries the SPDX line,
+# and every shell script is shellcheck-clean.
+
+load common
+
+setup_file() {
+	need_tool git
+	[ -e "$TOP/.git" ] || skip "not a git checkout: no list of tracked files"
+}
+
+# sources: the tracked source files, one a line. Exact-output fixtures,
+# logs and the patches (kernel files, checked by checkpatch) are data.
+sources() {
+	git -c safe.directory="$TOP" -C "$TOP" ls-files -- '*.c' '*.h' '*.sh' '*.bash' '*.bats' '*.mk' '*.py' \
+		'*.config' '*.target' '*.include' '*.kparity' '*.list' '*.supp' \
+		Makefile '*/Makefile' '*/Kbuild' 'kconfig/clang-facts/*' \
+		scripts/initramfs/check tests/valgrind-kabi
+}
+
+# no_spdx: the sources without the SPDX line in their first three lines
+no_spdx() {
+	local f
+
+	sources >"$BATS_TEST_TMPDIR/files"
+	[ -s "$BATS_TEST_TMPDIR/files" ] || return 1
+	while IFS= read -r f; do
+		head -n 3 "$TOP/$f" | grep -q 'SPDX-License-Identifier: GPL-2.0-only' || echo "$f"
+	done <"$BATS_TEST_TMPDIR/files"
+}
+
+@test "lint: every source file starts with the GPL-2.0-only SPDX line" {
+	run -0 no_spdx
+	assert_output ""
+}
+
+@test "lint: the list of sources covers the tree's kinds of source" {
+	run -0 sources
+	assert_line kbuild/overlay.mk
+	assert_line kbuild/probe.sh
+	assert_line kconfig/Kconfig.kparity
+	assert_line Makefile
+	assert_line tools/kabi/main.c
+	assert_line tests/make.bats
+}
+
+# shell_scripts: the tracked POSIX shell and bash scripts
+shell_scripts() {
+	git -c safe.directory="$TOP" -C "$TOP" ls-files -- '*.sh' '*.bash' tests/valgrind-kabi
+}
+
+@test "lint: every shell script is shellcheck-clean" {
+	need_tool shellcheck
+	shell_scripts >"$BATS_TEST_TMPDIR/scripts"
+	run -0 wc -l <"$BATS_TEST_TMPDIR/scripts"
+	refute_output 0
+	# the findings first, then the status, so a failure shows them
+	run xargs -a "$BATS_TEST_TMPDIR/scripts" -d '\n' sh -c 'cd "$0" && shellcheck -x "$@"' "$TOP"
+	assert_output ""
+	assert_equal "$status" 0
+}
