@@ -149,6 +149,13 @@ build() {
 	env -u CROSS_COMPILE -u LLVM nice -n "${BISECT_NICE:-10}" "$@" >"$log" 2>&1
 }
 
+# compiled LOG: how many C and assembler files make compiled in LOG. Kbuild
+# compiles again whatever's command line changed, so after the first
+# prefix a compiler whose flags the series leaves alone compiles nothing.
+compiled() {
+	grep -c -E '^  (CC|AS)( \[M\])? ' "$1" || :
+}
+
 main() {
 	local builddir=build target=x86_64 compilers="gcc clang" opt srcdir n=0
 	local patchdir="$TOPDIR/patches" name c objdir line failed="" kparity=0
@@ -212,7 +219,7 @@ main() {
 			configure "$srcdir" "$objdir" "$c"
 			objdir=$(cd "$objdir" && pwd)
 			if build "$srcdir" "$objdir" "$c" "$objdir/prefix-$n.log"; then
-				line="$line${line:+, }$c ok"
+				line="$line${line:+, }$c ok ($(compiled "$objdir/prefix-$n.log") compiled)"
 			else
 				line="$line${line:+, }$c FAIL"
 				failed="$failed${failed:+ and }$c (log: $objdir/prefix-$n.log)"
