@@ -8,7 +8,8 @@
 # (quilt's .pc/ aside), the whole series is pushed and popped, and the
 # checksums are taken again: a file that differs, appeared (a stray .orig or
 # .rej) or went missing is listed. The patches applied at the start are
-# applied again at the end.
+# applied again at the end, unless the last of them has left the series
+# (a tree patched before the series changed): then none is.
 #
 # Exit: 0 byte-identical, 1 the tree differs or a patch does not push or
 # pop, 2 trouble (usage, no tree, local changes, wrong kernel version).
@@ -53,7 +54,9 @@ checksums() {
 # patch applied).
 to_top() {
 	if [ -z "$2" ]; then
-		[ -z "$(applied_names "$1")" ] || q "$1" pop -a -q >/dev/null
+		# -f: quilt's backups restore the files even when a patch file
+		# changed or left the series since it was applied
+		[ -z "$(applied_names "$1")" ] || q "$1" pop -a -f -q >/dev/null
 	else
 		q "$1" push -q "$2" >/dev/null 2>&1 || q "$1" pop -q "$2" >/dev/null
 	fi
@@ -85,6 +88,11 @@ main() {
 	fi
 
 	top=$(applied_names "$srcdir" | tail -n 1)
+	if [ -n "$top" ] && ! series_names "$patchdir/series" | grep -qxF "$top"; then
+		printf "%s: '%s' has left the series since it was applied: the tree is left with no patch applied ('scripts/kernel-patch.sh' applies the series)\n" \
+			"$PROG" "$top" >&2
+		top=""
+	fi
 	to_top "$srcdir" "" || fail "cannot pop every patch from '$srcdir'"
 	before=$(mktemp "${TMPDIR:-/tmp}/roundtrip.XXXXXX")
 	after=$(mktemp "${TMPDIR:-/tmp}/roundtrip.XXXXXX")

@@ -155,6 +155,32 @@ good_series() {
 		"2 of 3 patches applied")"
 }
 
+@test "series-roundtrip: a tree patched by an older series is restored from quilt's backups" {
+	good_series
+	run -0 "$S/kernel-patch.sh" -s "$T/tree" -p "$T/patches"
+	# the series changes under the applied tree: its top patch is renamed
+	mv "$T/patches/0005-clean.patch" "$T/patches/0006-clean.patch"
+	printf '# Kernel: 6.1.192\n0001-offset.patch\n0006-clean.patch\n' >"$T/patches/series"
+	run -0 --separate-stderr "$S/series-roundtrip.sh" -s "$T/tree" -p "$T/patches"
+	assert_line -n 2 "round-trip: byte-identical"
+	assert_equal "$stderr" "series-roundtrip.sh: '0005-clean.patch' has left the series since it was applied: the tree is left with no patch applied ('scripts/kernel-patch.sh' applies the series)"
+	run -0 cmp "$T/tree/a.c" <(seq 1 30 | sed 's/^/line /')
+	run -0 cmp "$T/tree/b.c" <(seq 1 30 | sed 's/^/row /')
+	assert [ ! -s "$T/tree/.pc/applied-patches" ]
+}
+
+@test "series-refresh: a tree patched by an older series is refused, nothing written" {
+	good_series
+	run -0 "$S/kernel-patch.sh" -s "$T/tree" -p "$T/patches"
+	mv "$T/patches/0005-clean.patch" "$T/patches/0006-clean.patch"
+	printf '# Kernel: 6.1.192\n0001-offset.patch\n0006-clean.patch\n' >"$T/patches/series"
+	ls "$T/patches" >"$T/before"
+	run -2 --separate-stderr "$S/series-refresh.sh" -s "$T/tree" -p "$T/patches"
+	assert_output ""
+	assert_equal "$stderr" "series-refresh.sh: '0005-clean.patch' is applied in '$T/tree' but has left the series; bring the tree to the series with 'scripts/kernel-patch.sh -s $T/tree' first"
+	run -0 diff "$T/before" <(ls "$T/patches")
+}
+
 @test "series-roundtrip: push -a and pop -a leave the tree byte-identical" {
 	good_series
 	run -0 "$S/kernel-patch.sh" -s "$T/tree" -p "$T/patches"
