@@ -33,12 +33,9 @@ kparity_lines() {
 	grep -e KPARITY -e 'kparity probe overlay' "$1"
 }
 
-@test "overlay Kconfig: olddefconfig adds the kparity menu and keeps a choice" {
-	mkdir -p "$KOBJ"
-	cp "$TOP/kconfig/fragments/x86_64.config" "$KOBJ/.config"
-	run -0 kmake "$KOBJ" olddefconfig
-	run -0 kparity_lines "$KOBJ/.config"
-	assert_output - <<'OUT'
+# default_kparity_lines: the kparity part of a .config left at the defaults
+default_kparity_lines() {
+	cat <<'OUT'
 # kparity probe overlay
 CONFIG_KPARITY_OVERLAY=y
 CONFIG_KPARITY_PROBE_STRICT=y
@@ -48,6 +45,14 @@ CONFIG_KPARITY_PROBE_CACHE=y
 # CONFIG_KPARITY_PROBE_AUDIT is not set
 # end of kparity probe overlay
 OUT
+}
+
+@test "overlay Kconfig: olddefconfig adds the kparity menu and keeps a choice" {
+	mkdir -p "$KOBJ"
+	cp "$TOP/kconfig/fragments/x86_64.config" "$KOBJ/.config"
+	run -0 kmake "$KOBJ" olddefconfig
+	run -0 kparity_lines "$KOBJ/.config"
+	assert_output "$(default_kparity_lines)"
 	printf 'CONFIG_KPARITY_PROBE_NO_CACHE=y\nCONFIG_KPARITY_PROBE_AUDIT=y\n' >>"$KOBJ/.config"
 	run -0 kmake "$KOBJ" olddefconfig
 	run -0 grep '^[^#]*KPARITY\|is not set' "$KOBJ/.config"
@@ -61,16 +66,7 @@ OUT
 @test "overlay Kconfig: tinyconfig keeps strict probing and the cache on" {
 	run -0 kmake "$T/tiny" tinyconfig
 	run -0 kparity_lines "$T/tiny/.config"
-	assert_output - <<'OUT'
-# kparity probe overlay
-CONFIG_KPARITY_OVERLAY=y
-CONFIG_KPARITY_PROBE_STRICT=y
-# CONFIG_KPARITY_PROBE_STOCK is not set
-CONFIG_KPARITY_PROBE_CACHE=y
-# CONFIG_KPARITY_PROBE_NO_CACHE is not set
-# CONFIG_KPARITY_PROBE_AUDIT is not set
-# end of kparity probe overlay
-OUT
+	assert_output "$(default_kparity_lines)"
 }
 
 @test "overlay Kconfig: listnewconfig names the kparity switches on an older .config" {
@@ -189,16 +185,7 @@ hooked_tree() {
 		LLVM=1 KPARITY_DIR="$TOP" MAKEFILES="$TOP/kbuild/overlay.mk" olddefconfig
 	assert_equal "$stderr" ""
 	run -0 kparity_lines "$T/obj/.config"
-	assert_output - <<'OUT'
-# kparity probe overlay
-CONFIG_KPARITY_OVERLAY=y
-CONFIG_KPARITY_PROBE_STRICT=y
-# CONFIG_KPARITY_PROBE_STOCK is not set
-CONFIG_KPARITY_PROBE_CACHE=y
-# CONFIG_KPARITY_PROBE_NO_CACHE is not set
-# CONFIG_KPARITY_PROBE_AUDIT is not set
-# end of kparity probe overlay
-OUT
+	assert_output "$(default_kparity_lines)"
 	assert [ ! -e "$T/obj/.kparity/Kconfig" ]
 }
 
