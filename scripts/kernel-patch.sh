@@ -42,54 +42,6 @@ step() {
 	printf '  %-7s %s\n' "$1" "$2" >&2
 }
 
-# first_changed SRCDIR PATCHDIR: the first applied patch whose file is not
-# the one that was applied (recorded in .pc/kparity-sums), or nothing.
-first_changed() {
-	local srcdir="$1" dir="$2" name want
-
-	# shellcheck disable=SC2046 # patch names have no blanks
-	sums "$dir" $(applied_names "$srcdir") | while read -r want; do
-		name="${want##* }"
-		if ! grep -qxF "$want" "$srcdir/.pc/kparity-sums" 2>/dev/null; then
-			printf '%s\n' "$name"
-			break
-		fi
-	done
-}
-
-# unapply_from SRCDIR NAME: pop NAME and every patch above it. The files
-# quilt restores are touched, so make rebuilds what used them.
-unapply_from() {
-	local srcdir="$1" name="$2" below
-
-	below=$(applied_names "$srcdir" | grep -B1 -xF "$name" | head -n 1)
-	step UNPATCH "$name changed or left the series since it was applied"
-	if [ "$below" = "$name" ]; then
-		q "$srcdir" pop -a -f -q >/dev/null
-	else
-		q "$srcdir" pop -f -q "$below" >/dev/null
-	fi || die "cannot pop '$name' from '$srcdir'"
-}
-
-# unapply_stale SRCDIR HAVE WANT: pop the applied patches (HAVE) from the
-# first one that is not where the series (WANT) has it: a patch renamed,
-# dropped or reordered. quilt restores their files from its backups.
-unapply_stale() {
-	local srcdir="$1" name keep="" i=0
-
-	for name in $2; do
-		i=$((i + 1))
-		[ "$name" = "$(printf '%s\n' "$3" | sed -n "${i}p")" ] || break
-		keep="$name"
-	done
-	step UNPATCH "$(($(printf '%s\n' "$2" | grep -c .) - i + 1)) patches no longer at their place in the series"
-	if [ -z "$keep" ]; then
-		q "$srcdir" pop -a -f -q >/dev/null
-	else
-		q "$srcdir" pop -f -q "$keep" >/dev/null
-	fi || die "cannot pop the patches of '$srcdir' that left the series"
-}
-
 # recover SRCDIR NAME: restore the files of NAME's interrupted push.
 recover() {
 	step RESTORE "$2 (interrupted push) from $1/.pc/$2/"
@@ -100,7 +52,7 @@ recover() {
 
 main() {
 	local srcdir="" patchdir="$TOPDIR/patches" opt want have n out
-	local recover=0 name changed
+	local recover=0 name stale
 
 	while getopts hp:rs: opt; do
 		case "$opt" in
@@ -131,20 +83,17 @@ main() {
 			die "a push of '$name' was interrupted in '$srcdir'; undo it with '$PROG -r -s $srcdir' or $(recover_hint "$srcdir" "$name")"
 		recover "$srcdir" "$name"
 	fi
-	changed=$(first_changed "$srcdir" "$patchdir")
-	[ -z "$changed" ] || unapply_from "$srcdir" "$changed"
+	stale=$(stale_patch "$srcdir" "$patchdir")
+	if [ -n "$stale" ]; then
+		step UNPATCH "$stale changed or left the series since it was applied"
+		pop_from "$srcdir" "$stale" || die "cannot pop '$stale' from '$srcdir'"
+	fi
 	have=$(applied_names "$srcdir")
 	if [ "$have" = "$want" ]; then
 		[ -f "$srcdir/.pc/kparity-sums" ] || record "$srcdir" "$patchdir"
 		exit 0
 	fi
 	n=$(printf '%s\n' "$have" | grep -c . || :)
-	if [ "$n" -gt 0 ] &&
-		[ "$(printf '%s\n' "$want" | head -n "$n")" != "$have" ]; then
-		unapply_stale "$srcdir" "$have" "$want"
-		have=$(applied_names "$srcdir")
-		n=$(printf '%s\n' "$have" | grep -c . || :)
-	fi
 
 	if out=$(local_changes "$srcdir"); then
 		die "'$srcdir' has local changes where the series works: $out (extract the tree afresh, or refresh the patch)"

@@ -115,6 +115,47 @@ record() {
 	mv "$1/.pc/kparity-sums.tmp" "$1/.pc/kparity-sums"
 }
 
+# stale_patch SRCDIR PATCHDIR: the first patch applied to SRCDIR that
+# changed or left the series in PATCHDIR since it was applied, or nothing.
+# A patch has left the series when the series no longer has it at its
+# place (renamed, dropped or moved); it has changed when its file is not
+# the one recorded in .pc/kparity-sums as applied. A tree without that
+# record (patched by quilt alone) is taken to hold the files it names.
+stale_patch() {
+	local srcdir="$1" dir="$2" name want n=0
+
+	for name in $(applied_names "$srcdir"); do
+		n=$((n + 1))
+		want=$(series_names "$dir/series" | sed -n "${n}p")
+		if [ "$name" != "$want" ] ||
+			{ [ -f "$srcdir/.pc/kparity-sums" ] &&
+				! grep -qxF "$(sums "$dir" "$name")" "$srcdir/.pc/kparity-sums"; }; then
+			printf '%s\n' "$name"
+			return 0
+		fi
+	done
+}
+
+# applied_below SRCDIR NAME: the applied patch just below NAME, or nothing
+# when NAME is the first.
+applied_below() {
+	applied_names "$1" | awk -v name="$2" '$0 == name { print prev; exit } { prev = $0 }'
+}
+
+# pop_from SRCDIR NAME: pop NAME and every patch above it. quilt restores
+# their files from its backups (-f: whatever the patch files now say) and
+# touches them, so make rebuilds what used them.
+pop_from() {
+	local below
+
+	below=$(applied_below "$1" "$2")
+	if [ -z "$below" ]; then
+		q "$1" pop -a -f -q >/dev/null
+	else
+		q "$1" pop -f -q "$below" >/dev/null
+	fi
+}
+
 # patch_files PATCHFILE: the files a patch touches, one per line.
 patch_files() {
 	sed -n 's|^+++ b/\([^\t]*\).*|\1|p' "$1"

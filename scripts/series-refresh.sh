@@ -70,10 +70,11 @@ main() {
 	# shellcheck disable=SC2046 # patch names have no blanks
 	old=$(sums "$patchdir" $(series_names "$patchdir/series"))
 	top=$(applied_names "$srcdir" | tail -n 1)
-	# Refreshing would write a patch the series no longer has.
-	if [ -n "$top" ] && ! series_names "$patchdir/series" | grep -qxF "$top"; then
-		die "'$top' is applied in '$srcdir' but has left the series; bring the tree to the series with 'scripts/kernel-patch.sh -s $srcdir' first"
-	fi
+	# Refreshing would write back a patch the series no longer has, or
+	# overwrite a newer version of it with what the tree holds.
+	stale=$(stale_patch "$srcdir" "$patchdir")
+	[ -z "$stale" ] ||
+		die "'$stale' is applied in '$srcdir' but changed or left the series since; bring the tree to the series with 'scripts/kernel-patch.sh -s $srcdir' first"
 	if [ -n "$top" ]; then
 		refresh_top "$srcdir"
 		q "$srcdir" pop -a -q >/dev/null || fail "cannot pop the series in '$srcdir'"

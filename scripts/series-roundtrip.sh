@@ -8,8 +8,9 @@
 # (quilt's .pc/ aside), the whole series is pushed and popped, and the
 # checksums are taken again: a file that differs, appeared (a stray .orig or
 # .rej) or went missing is listed. The patches applied at the start are
-# applied again at the end, unless the last of them has left the series
-# (a tree patched before the series changed): then none is.
+# applied again at the end, up to the first that changed or left the series
+# since it was applied (a tree patched before the series changed), which
+# cannot be pushed again as it was.
 #
 # Exit: 0 byte-identical, 1 the tree differs or a patch does not push or
 # pop, 2 trouble (usage, no tree, local changes, wrong kernel version).
@@ -54,16 +55,14 @@ checksums() {
 # patch applied).
 to_top() {
 	if [ -z "$2" ]; then
-		# -f: quilt's backups restore the files even when a patch file
-		# changed or left the series since it was applied
-		[ -z "$(applied_names "$1")" ] || q "$1" pop -a -f -q >/dev/null
+		[ -z "$(applied_names "$1")" ] || q "$1" pop -a -q >/dev/null
 	else
 		q "$1" push -q "$2" >/dev/null 2>&1 || q "$1" pop -q "$2" >/dev/null
 	fi
 }
 
 main() {
-	local builddir=build srcdir="" patchdir="$TOPDIR/patches" opt top name
+	local builddir=build srcdir="" patchdir="$TOPDIR/patches" opt top name stale left
 
 	while getopts ho:p:s: opt; do
 		case "$opt" in
@@ -83,16 +82,21 @@ main() {
 	name=$(interrupted "$srcdir")
 	[ -z "$name" ] ||
 		die "a push of '$name' was interrupted in '$srcdir'; undo it with 'scripts/kernel-patch.sh -r -s $srcdir'"
+	top=$(applied_names "$srcdir" | tail -n 1)
+	stale=$(stale_patch "$srcdir" "$patchdir")
+	if [ -n "$stale" ]; then
+		# What the tree held from there up cannot be pushed again.
+		top=$(applied_below "$srcdir" "$stale")
+		left="no patch applied"
+		[ -z "$top" ] || left="the patches up to '$top' applied"
+		printf "%s: '%s' changed or left the series since it was applied: the tree is left with %s ('scripts/kernel-patch.sh' applies the series)\n" \
+			"$PROG" "$stale" "$left" >&2
+		pop_from "$srcdir" "$stale" || fail "cannot pop '$stale' from '$srcdir'"
+	fi
 	if name=$(local_changes "$srcdir"); then
 		die "'$srcdir' has local changes where the series works: $name"
 	fi
 
-	top=$(applied_names "$srcdir" | tail -n 1)
-	if [ -n "$top" ] && ! series_names "$patchdir/series" | grep -qxF "$top"; then
-		printf "%s: '%s' has left the series since it was applied: the tree is left with no patch applied ('scripts/kernel-patch.sh' applies the series)\n" \
-			"$PROG" "$top" >&2
-		top=""
-	fi
 	to_top "$srcdir" "" || fail "cannot pop every patch from '$srcdir'"
 	before=$(mktemp "${TMPDIR:-/tmp}/roundtrip.XXXXXX")
 	after=$(mktemp "${TMPDIR:-/tmp}/roundtrip.XXXXXX")

@@ -137,6 +137,28 @@ good_series() {
 	assert_output "line 13 changed"
 }
 
+@test "kernel-patch: a patch renamed in the series is popped with those above it" {
+	good_series
+	run -0 "$S/kernel-patch.sh" -s "$T/tree" -p "$T/patches"
+	mv "$T/patches/0001-offset.patch" "$T/patches/0002-offset.patch"
+	printf '# Kernel: 6.1.192\n0002-offset.patch\n0005-clean.patch\n' >"$T/patches/series"
+	run -0 merged "$S/kernel-patch.sh" -s "$T/tree" -p "$T/patches"
+	assert_output "$(printf '%s\n' \
+		"  UNPATCH 0001-offset.patch changed or left the series since it was applied" \
+		"  PATCH   2 of 2 patches")"
+	run -0 cat "$T/tree/.pc/applied-patches"
+	assert_output "$(printf '0002-offset.patch\n0005-clean.patch')"
+}
+
+@test "kernel-patch: patches quilt pushed by hand are kept where they stand" {
+	good_series
+	(cd "$T/tree" && QUILT_PATCHES="$T/patches" quilt --quiltrc /dev/null push -q 0001-offset.patch >/dev/null)
+	run -0 merged "$S/kernel-patch.sh" -s "$T/tree" -p "$T/patches"
+	assert_output "  PATCH   1 of 2 patches"
+	run -0 cat "$T/tree/.pc/applied-patches"
+	assert_output "$(printf '0001-offset.patch\n0005-clean.patch')"
+}
+
 @test "series-status: applied and unapplied patches, subjects and files" {
 	good_series
 	run -0 "$S/kernel-patch.sh" -s "$T/tree" -p "$T/patches"
@@ -155,7 +177,7 @@ good_series() {
 		"2 of 3 patches applied")"
 }
 
-@test "series-roundtrip: a tree patched by an older series is restored from quilt's backups" {
+@test "series-roundtrip: a tree patched by an older series keeps the patches below the first stale one" {
 	good_series
 	run -0 "$S/kernel-patch.sh" -s "$T/tree" -p "$T/patches"
 	# the series changes under the applied tree: its top patch is renamed
@@ -163,7 +185,22 @@ good_series() {
 	printf '# Kernel: 6.1.192\n0001-offset.patch\n0006-clean.patch\n' >"$T/patches/series"
 	run -0 --separate-stderr "$S/series-roundtrip.sh" -s "$T/tree" -p "$T/patches"
 	assert_line -n 2 "round-trip: byte-identical"
-	assert_equal "$stderr" "series-roundtrip.sh: '0005-clean.patch' has left the series since it was applied: the tree is left with no patch applied ('scripts/kernel-patch.sh' applies the series)"
+	assert_equal "$stderr" "series-roundtrip.sh: '0005-clean.patch' changed or left the series since it was applied: the tree is left with the patches up to '0001-offset.patch' applied ('scripts/kernel-patch.sh' applies the series)"
+	run -0 sed -n 13p "$T/tree/a.c"
+	assert_output "line thirteen"
+	seq 1 30 | sed 's/^/row /' >"$T/b.want"
+	run -0 cmp "$T/tree/b.c" "$T/b.want"
+	run -0 cat "$T/tree/.pc/applied-patches"
+	assert_output "0001-offset.patch"
+}
+
+@test "series-roundtrip: a patch file changed under the applied tree is popped from quilt's backups" {
+	good_series
+	run -0 "$S/kernel-patch.sh" -s "$T/tree" -p "$T/patches"
+	sed -i 's/^+line thirteen$/+line 13 changed/' "$T/patches/0001-offset.patch"
+	run -0 --separate-stderr "$S/series-roundtrip.sh" -s "$T/tree" -p "$T/patches"
+	assert_line -n 2 "round-trip: byte-identical"
+	assert_equal "$stderr" "series-roundtrip.sh: '0001-offset.patch' changed or left the series since it was applied: the tree is left with no patch applied ('scripts/kernel-patch.sh' applies the series)"
 	seq 1 30 | sed 's/^/line /' >"$T/a.want"
 	seq 1 30 | sed 's/^/row /' >"$T/b.want"
 	run -0 cmp "$T/tree/a.c" "$T/a.want"
@@ -179,8 +216,21 @@ good_series() {
 	ls "$T/patches" >"$T/before"
 	run -2 --separate-stderr "$S/series-refresh.sh" -s "$T/tree" -p "$T/patches"
 	assert_output ""
-	assert_equal "$stderr" "series-refresh.sh: '0005-clean.patch' is applied in '$T/tree' but has left the series; bring the tree to the series with 'scripts/kernel-patch.sh -s $T/tree' first"
-	run -0 diff "$T/before" <(ls "$T/patches")
+	assert_equal "$stderr" "series-refresh.sh: '0005-clean.patch' is applied in '$T/tree' but changed or left the series since; bring the tree to the series with 'scripts/kernel-patch.sh -s $T/tree' first"
+	ls "$T/patches" >"$T/after"
+	run -0 diff "$T/before" "$T/after"
+}
+
+@test "series-refresh: a newer version of an applied patch is not overwritten" {
+	good_series
+	run -0 "$S/kernel-patch.sh" -s "$T/tree" -p "$T/patches"
+	# a new version of the series arrives (git pull) under the applied tree
+	sed -i 's/^+line thirteen$/+line 13 changed/' "$T/patches/0001-offset.patch"
+	cp "$T/patches/0001-offset.patch" "$T/new.patch"
+	run -2 --separate-stderr "$S/series-refresh.sh" -s "$T/tree" -p "$T/patches"
+	assert_output ""
+	assert_equal "$stderr" "series-refresh.sh: '0001-offset.patch' is applied in '$T/tree' but changed or left the series since; bring the tree to the series with 'scripts/kernel-patch.sh -s $T/tree' first"
+	run -0 cmp "$T/patches/0001-offset.patch" "$T/new.patch"
 }
 
 @test "series-roundtrip: push -a and pop -a leave the tree byte-identical" {
