@@ -5,9 +5,10 @@
 # applied, and for each patch its subject and the files it touches.
 #
 # One line per patch, 'applied' or 'unapplied', its name and subject, then
-# its files indented below. Last come the notes: a patch changed since it
-# was applied, a push that was interrupted (with the command that undoes
-# it), local changes where the series works.
+# its files indented below. Last come the notes: a push that was
+# interrupted (with the command that undoes it), the first patch that
+# changed or left the series since it was applied, or else local changes
+# where the series works.
 #
 # Exit: 0 ok, 2 trouble (usage, no series, wrong kernel version).
 
@@ -82,7 +83,13 @@ main() {
 	[ -z "$name" ] ||
 		printf 'note: the push of %s was interrupted; undo it with scripts/kernel-patch.sh -r -s %s, or %s\n' \
 			"$name" "$srcdir" "$(recover_hint "$srcdir" "$name")"
-	if name=$(local_changes "$srcdir"); then
+	# Local changes are measured against the patches as applied, which a
+	# stale patch no longer is.
+	name=$(stale_patch "$srcdir" "$patchdir")
+	if [ -n "$name" ]; then
+		printf 'note: %s changed or left the series since it was applied; scripts/kernel-patch.sh -s %s pushes the series again from there\n' \
+			"$name" "$srcdir"
+	elif name=$(local_changes "$srcdir"); then
 		printf 'note: local changes where the series works: %s\n' "$name"
 	fi
 	return 0

@@ -177,6 +177,23 @@ good_series() {
 		"2 of 3 patches applied")"
 }
 
+@test "series-status: a patch changed since it was applied is noted, not taken for a local change" {
+	good_series
+	run -0 "$S/kernel-patch.sh" -s "$T/tree" -p "$T/patches"
+	sed -i 's/^+row twenty$/+row 20 changed/' "$T/patches/0005-clean.patch"
+	run -0 --separate-stderr "$S/series-status.sh" -s "$T/tree" -p "$T/patches"
+	assert_output "$(printf '%s\n' \
+		"series  $T/patches/series (Linux 6.1.192)" \
+		"tree    $T/tree" \
+		"applied    0001-offset.patch  a: thirteen in words" \
+		"             a.c" \
+		"applied    0005-clean.patch  b: twenty in words" \
+		"             b.c" \
+		"2 of 2 patches applied" \
+		"note: 0005-clean.patch changed or left the series since it was applied; scripts/kernel-patch.sh -s $T/tree pushes the series again from there")"
+	assert_equal "$stderr" ""
+}
+
 @test "series-roundtrip: a tree patched by an older series keeps the patches below the first stale one" {
 	good_series
 	run -0 "$S/kernel-patch.sh" -s "$T/tree" -p "$T/patches"
