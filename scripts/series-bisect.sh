@@ -197,6 +197,7 @@ main() {
 		die "a push of '$name' was interrupted in '$srcdir'; undo it with 'scripts/kernel-patch.sh -r -s $srcdir'"
 	if [ -n "$(applied_names "$srcdir")" ]; then
 		q "$srcdir" pop -a -f -q >/dev/null || die "cannot pop the series in '$srcdir'"
+		record "$srcdir" "$patchdir"
 	fi
 	# quilt restores a file with the time it had: make must see it changed.
 	for name in $(series_names "$patchdir/series"); do
@@ -232,9 +233,10 @@ main() {
 		fi
 		name=$(q "$srcdir" next 2>/dev/null) || break
 		q "$srcdir" push -q >/dev/null || die "cannot push '$name' in '$srcdir'"
+		# The record always names what is applied, should the bisect stop.
+		record "$srcdir" "$patchdir"
 		n=$((n + 1))
 	done
-	record "$srcdir" "$patchdir"
 	printf 'bisect: all %d prefixes build with %s\n' "$((n + 1))" "$compilers"
 }
 
