@@ -159,18 +159,25 @@ good_series() {
 	assert_output "$(printf '0001-offset.patch\n0005-clean.patch')"
 }
 
+# status_applied: what series-status prints first for the good series
+# pushed: the series, the tree, and the two applied patches.
+status_applied() {
+	printf '%s\n' \
+		"series  $T/patches/series (Linux 6.1.192)" \
+		"tree    $T/tree" \
+		"applied    0001-offset.patch  a: thirteen in words" \
+		"             a.c" \
+		"applied    0005-clean.patch  b: twenty in words" \
+		"             b.c"
+}
+
 @test "series-status: applied and unapplied patches, subjects and files" {
 	good_series
 	run -0 "$S/kernel-patch.sh" -s "$T/tree" -p "$T/patches"
 	printf '# Kernel: 6.1.192\n0001-offset.patch\n0005-clean.patch\n0006-more.patch\n' >"$T/patches/series"
 	run -0 --separate-stderr "$S/series-status.sh" -s "$T/tree" -p "$T/patches"
 	assert_output "$(printf '%s\n' \
-		"series  $T/patches/series (Linux 6.1.192)" \
-		"tree    $T/tree" \
-		"applied    0001-offset.patch  a: thirteen in words" \
-		"             a.c" \
-		"applied    0005-clean.patch  b: twenty in words" \
-		"             b.c" \
+		"$(status_applied)" \
 		"unapplied  0006-more.patch  a, b: one more" \
 		"             a.c" \
 		"             b.c" \
@@ -183,12 +190,7 @@ good_series() {
 	sed -i 's/^+row twenty$/+row 20 changed/' "$T/patches/0005-clean.patch"
 	run -0 --separate-stderr "$S/series-status.sh" -s "$T/tree" -p "$T/patches"
 	assert_output "$(printf '%s\n' \
-		"series  $T/patches/series (Linux 6.1.192)" \
-		"tree    $T/tree" \
-		"applied    0001-offset.patch  a: thirteen in words" \
-		"             a.c" \
-		"applied    0005-clean.patch  b: twenty in words" \
-		"             b.c" \
+		"$(status_applied)" \
 		"2 of 2 patches applied" \
 		"note: 0005-clean.patch changed or left the series since it was applied; scripts/kernel-patch.sh -s $T/tree pushes the series again from there")"
 	assert_equal "$stderr" ""
