@@ -30,14 +30,19 @@ run_pass() {
 	kabi=$2
 	shift 2
 	printf '  TEST    %s\n' "$name"
-	rc=0
+	# The TAP stream is shown as it comes, with each test's time, so a
+	# run cut short still says how far it got and where the time went.
 	# a sanitizer or valgrind report exits 99, which kabi never uses
-	ASAN_OPTIONS=exitcode=99:detect_leaks=1 \
-	UBSAN_OPTIONS=exitcode=99:print_stacktrace=1 \
-	KABI=$kabi KPARITY_BUILD=$build bats --tap "$@" >"$log.$name" 2>&1 || rc=$?
-	if [ "$rc" -ne 0 ] || [ -n "${V:-}" ]; then
-		cat "$log.$name"
-	fi
+	{
+		rc=0
+		ASAN_OPTIONS=exitcode=99:detect_leaks=1 \
+		UBSAN_OPTIONS=exitcode=99:print_stacktrace=1 \
+		KABI=$kabi KPARITY_BUILD=$build bats --tap --timing "$@" 2>&1 || rc=$?
+		echo "$rc" >"$log.$name.rc"
+	} | tee "$log.$name"
+	rc=$(cat "$log.$name.rc")
+	rm -f "$log.$name.rc"
+	[ "$rc" -eq 0 ] || printf '  FAIL    %s (bats exit %s)\n' "$name" "$rc"
 	cat "$log.$name" >>"$log"
 }
 
