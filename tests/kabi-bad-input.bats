@@ -250,17 +250,17 @@ blowup() {
 @test "kabi bad input: names that outgrow --max-memory stop the read with one line" {
 	blowup 16 16 >blowup.c
 	gcc -g -c blowup.c -o blowup.o
-	run -1 --separate-stderr "$KABI" dump --max-memory 32M blowup.o
+	run -1 --separate-stderr "$KABI" dump --max-memory 4M blowup.o
 	assert_output ""
-	[ "$stderr" = "kabi: memory limit of 32M reached by the types and names read so far (see --max-memory)" ]
+	[ "$stderr" = "kabi: memory limit of 4M reached by the types and names read so far (see --max-memory)" ]
 }
 
 @test "kabi bad input: the memory limit holds for diff and for several threads" {
 	blowup 16 16 >blowup.c
 	gcc -g -c blowup.c -o blowup.o
-	run -1 --separate-stderr "$KABI" diff --threads 4 --max-memory 32M good.o blowup.o
+	run -1 --separate-stderr "$KABI" diff --threads 4 --max-memory 4M good.o blowup.o
 	assert_output ""
-	[ "$stderr" = "kabi: memory limit of 32M reached by the types and names read so far (see --max-memory)" ]
+	[ "$stderr" = "kabi: memory limit of 4M reached by the types and names read so far (see --max-memory)" ]
 }
 
 @test "kabi bad input: --max-memory takes K, M, G or 0 and nothing else" {
