@@ -225,15 +225,21 @@ hooked_tree() {
 }
 
 @test "overlay: the tiny x86_64 kernel builds with clang, matches the stock build's layout and boots" {
-	local obj="$BUILD_DIR/overlay-test" ref="$BUILD_DIR/kernel/x86_64-clang"
+	local obj="$BUILD_DIR/overlay-test" ref="$BUILD_DIR/kernel/x86_64-clang" cc
 	[ -f "$ref/vmlinux" ] || "$TOP/scripts/kernel-build.sh" -o "$BUILD_DIR" -t x86_64 -c clang >/dev/null
 	mkdir -p "$obj"
 	[ -f "$obj/.config" ] || cp "$ref/.config" "$obj/.config"
 	touch "$T/mark"
-	run -0 kmake "$obj" LLVM=1 olddefconfig
-	run -0 kmake "$obj" LLVM=1 -j "$(nproc)"
+	# the stock build's CC (through ccache where it was), so that the
+	# two builds' commands can be compared
+	cc=$(sed -n '1s/^cmd_init\/main\.o := \(\(ccache \)\{0,1\}clang\) .*/\1/p' "$ref/init/.main.o.cmd")
+	run -0 kmake "$obj" LLVM=1 CC="$cc" olddefconfig
+	run -0 kmake "$obj" LLVM=1 CC="$cc" -j "$(nproc)"
 	assert [ -f "$obj/vmlinux" ]
 	run -0 find "$KSRC_DIR" -newer "$T/mark"
+	assert_output ""
+	# every object was compiled with the stock build's command line
+	run -0 "$TOP/tests/cmd-diff.sh" "$ref" "$obj"
 	assert_output ""
 	run "$KABI" diff "$ref/vmlinux" "$obj/vmlinux"
 	assert [ $((status & 8)) -eq 0 ]
