@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# common.sh - the helpers every kparity script shares; sourced, not run.
+#
+# The caller sets PROG (the name its messages start with) before calling
+# any of these, and TOPDIR (the checkout) when it uses what needs it.
+# Exit codes follow the scripts' rule: 0 ok, 1 the answer is "no" or a
+# check failed, 2 trouble (usage, bad input, a missing tool).
+
+# shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
+# shellcheck shell=sh
+
+# die MSG...
+# Usage: die "cannot read '$file': no such file"
+# Prints "PROG: MSG" on stderr and exits 2.
+die() {
+	printf '%s: %s\n' "$PROG" "$*" >&2
+	exit 2
+}
+
+# warn MSG...
+# Usage: warn "'$dir' has no .config; configuring afresh"
+# Prints "PROG: MSG" on stderr and goes on.
+warn() {
+	printf '%s: %s\n' "$PROG" "$*" >&2
+}
+
+# step TAG TEXT
+# Usage: step BUILD "x86_64-clang"
+# One quiet progress line on stderr, in Kbuild's column layout.
+step() {
+	printf '  %-7s %s\n' "$1" "$2" >&2
+}
+
+# run_logged LOG CMD...
+# Usage: run_logged "$objdir/build.log" make -C "$srcdir" ...
+# Runs CMD with its output appended to LOG; with V=1 the command and its
+# output are shown on stderr too. Returns CMD's success or failure.
+run_logged() {
+	local log="$1"
+
+	shift
+	if [ "${V:-0}" = 1 ]; then
+		printf '%s\n' "$*" >&2
+		rm -f "$log.failed"
+		{ "$@" 2>&1 || : >"$log.failed"; } | tee -a "$log" >&2
+		if [ -e "$log.failed" ]; then
+			rm -f "$log.failed"
+			return 1
+		fi
+	else
+		"$@" >>"$log" 2>&1
+	fi
+}
+
+# fmt_time SECONDS
+# Usage: took=$(fmt_time 133)
+# Prints a duration as 2m13s, or 9s under a minute.
+fmt_time() {
+	if [ "$1" -ge 60 ]; then
+		printf '%dm%02ds\n' $(($1 / 60)) $(($1 % 60))
+	else
+		printf '%ds\n' "$1"
+	fi
+}
+
+# json_str S
+# Usage: printf '{"name":%s}' "$(json_str "$name")"
+# Prints S as a JSON string: quotes, backslashes and control characters
+# escaped.
+json_str() {
+	# The trailing '.' keeps a final newline of S through $( ) and awk.
+	printf '%s.' "$1" |
+		sed 's/\\/\\\\/g; s/"/\\"/g; s/	/\\t/g; s/\r/\\r/g' |
+		awk '
+			NR > 1 { out = out "\\n" }
+			{ out = out $0 }
+			END { printf "\"%s\"", substr(out, 1, length(out) - 1) }'
+}
+
+# median N...
+# Usage: m=$(median 3 1 2)
+# Prints the median of the numbers given, nothing when none is.
+median() {
+	[ $# -gt 0 ] || return 0
+	printf '%s\n' "$@" | LC_ALL=C sort -g | awk '
+		{ v[NR] = $1 }
+		END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# tree_version DIR
+# Usage: have=$(tree_version "$srcdir") || die "'$srcdir' is not a kernel tree"
+# Prints VERSION.PATCHLEVEL.SUBLEVEL of DIR's top Makefile. Prints nothing
+# and returns 1 when DIR has no Makefile or it lacks any of the three.
+tree_version() {
+	[ -f "$1/Makefile" ] || return 1
+	awk -F' *= *' '
+		$1 == "VERSION" { v = $2 }
+		$1 == "PATCHLEVEL" { p = $2 }
+		$1 == "SUBLEVEL" { s = $2 }
+		$1 == "EXTRAVERSION" { exit }
+		END {
+			if (v !~ /^[0-9]+$/ || p !~ /^[0-9]+$/ || s !~ /^[0-9]+$/)
+				exit 1
+			print v "." p "." s
+		}' "$1/Makefile"
+}
+
+# abspath PATH
+# Usage: out=$(abspath "$out") || die "'$out': no such directory"
+# Prints PATH made absolute without resolving symlinks in its last part;
+# PATH's directory must exist.
+abspath() {
+	local dir
+
+	case "$1" in
+	/*) dir=$(dirname "$1") ;;
+	*) dir=$(dirname "$PWD/$1") ;;
+	esac
+	dir=$(cd "$dir" 2>/dev/null && pwd) || return 1
+	case "$(basename "$1")" in
+	.) printf '%s\n' "$dir" ;;
+	..) dirname "$dir" ;;
+	*) printf '%s/%s\n' "${dir%/}" "$(basename "$1")" ;;
+	esac
+}
