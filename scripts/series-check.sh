@@ -13,15 +13,20 @@
 # show); the tree itself is never written. A rejected hunk is dropped and
 # the next patch goes on.
 #
+# File names are read from every unified format (a/ b/, quilt's
+# TREE.orig/ TREE/, git's), and every complaint of patch(1) counts: "can't
+# find file to patch", hunks ignored or FAILED, a malformed patch.
+#
 # Exit: 0 every patch applies (offsets allowed), 1 a patch needs fuzz, has
-# a rejected hunk or misses a file, 2 trouble.
+# a rejected or ignored hunk, misses a file or has no file, 2 trouble
+# (usage, no tree, an interrupted push, wrong kernel version).
 
 # shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
 set -eu
 
 PROG=series-check.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=/dev/null # series-lib.sh is checked on its own
+# shellcheck source=scripts/series-lib.sh
 . "$TOPDIR/scripts/series-lib.sh"
 
 usage() {
@@ -29,22 +34,12 @@ usage() {
 usage: $PROG [-j] [-o BUILDDIR] [-s SRCDIR] [-p PATCHDIR]
 Check that every patch of PATCHDIR/series (default: patches/) applies to
 the pristine kernel tree, one line per patch:
-  NAME: applies | offset | fuzz | rejected | missing  [details]
+  NAME: applies | offset | fuzz | rejected | missing | failed  [details]
 then a summary line.
   -j          the report as JSON instead
   -o BUILDDIR where the default tree is (default: build; see kernel-src.sh)
   -s SRCDIR   the tree (default: the one kernel-src.sh gives)
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
-# created PATCHFILE: the files PATCHFILE creates (its old side is /dev/null).
-created() {
-	awk '/^--- / { old = $2 } /^\+\+\+ / { if (old == "/dev/null") { f = $2; sub(/^b\//, "", f); print f } }' "$1"
 }
 
 # original SRCDIR FILE: the path of FILE as it was before any patch, or
@@ -64,12 +59,13 @@ original() {
 # copy_tree SRCDIR PATCHDIR DEST NAME...: DEST gets the pristine version of
 # every file the patches touch.
 copy_tree() {
-	local srcdir="$1" patchdir="$2" dest="$3" name file from
+	local srcdir="$1" patchdir="$2" dest="$3" name file from files
 
 	shift 3
 	for name in "$@"; do
-		[ -r "$patchdir/$name" ] || die "cannot read '$patchdir/$name' (named in '$patchdir/series')"
-		for file in $(patch_files "$patchdir/$name"); do
+		[ -r "$patchdir/$name" ] || continue
+		files=$(patch_files "$patchdir/$name") || continue
+		for file in $files; do
 			[ ! -e "$dest/$file" ] || continue
 			from=$(original "$srcdir" "$file")
 			[ -n "$from" ] || continue
@@ -80,44 +76,21 @@ copy_tree() {
 }
 
 # check_one DEST PATCHFILE: apply one patch in DEST; print its result line
-# as 'STATUS<tab>DETAIL;DETAIL...' where a DETAIL is 'FILE hunk N offset K',
-# 'FILE hunk N fuzz F', 'FILE hunk N rejected' or 'FILE missing'.
+# as 'STATUS<tab>DETAIL;DETAIL...' (scripts/lib/patch-report.awk).
 check_one() {
-	local dest="$1" patchfile="$2" file missing=""
+	local dest="$1" patchfile="$2" file missing="" files out rc=0
 
-	for file in $(patch_files "$patchfile"); do
+	# A patch whose files cannot be told (said on stderr) is left to
+	# patch(1), which fails it.
+	files=$(patch_files "$patchfile") || :
+	for file in $files; do
 		[ -e "$dest/$file" ] && continue
-		created "$patchfile" | grep -qxF "$file" && continue
+		created_files "$patchfile" | grep -qxF "$file" && continue
 		missing="$missing${missing:+;}$file missing"
 	done
-	(cd "$dest" && { patch -p1 -N -f -r - --no-backup-if-mismatch <"$patchfile" 2>&1 || :; }) |
-		awk -v missing="$missing" '
-		/^patching file / { file = substr($0, 15); sub(/^'"'"'/, "", file); sub(/'"'"'$/, "", file); next }
-		/^Hunk #[0-9]+ FAILED/ {
-			n = $2; sub(/#/, "", n)
-			d = d (d == "" ? "" : ";") file " hunk " n " rejected"; rej = 1; next
-		}
-		/^Hunk #[0-9]+ succeeded/ {
-			n = $2; sub(/#/, "", n)
-			if (match($0, /with fuzz [0-9]+/)) {
-				d = d (d == "" ? "" : ";") file " hunk " n " fuzz " substr($0, RSTART + 10, RLENGTH - 10); fz = 1
-			} else if (match($0, /offset -?[0-9]+ line/)) {
-				d = d (d == "" ? "" : ";") file " hunk " n " offset " substr($0, RSTART + 7, RLENGTH - 12); off = 1
-			}
-		}
-		END {
-			if (missing != "") { status = "missing"; d = missing (d == "" ? "" : ";") d }
-			else if (rej) status = "rejected"
-			else if (fz) status = "fuzz"
-			else if (off) status = "offset"
-			else status = "applies"
-			printf "%s\t%s\n", status, d
-		}'
-}
-
-# json_str TEXT: TEXT as a JSON string (names and paths: no control chars).
-json_str() {
-	printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"
+	out=$(cd "$dest" && patch -p1 -N -f -r - --no-backup-if-mismatch <"$patchfile" 2>&1) || rc=$?
+	printf '%s\n' "$out" |
+		awk -v rc="$rc" -v missing="$missing" -f "$TOPDIR/scripts/lib/patch-report.awk"
 }
 
 # report_text and report_json read 'NAME<tab>STATUS<tab>DETAILS' lines.
@@ -128,8 +101,9 @@ report_text() {
 		  if ($3 != "") { gsub(/;/, ", ", $3); line = line " (" $3 ")" }
 		  print line }
 		END {
-			printf "%d patches: %d applies, %d offset, %d fuzz, %d rejected, %d missing\n",
-				n, count["applies"], count["offset"], count["fuzz"], count["rejected"], count["missing"]
+			printf "%d patches: %d applies, %d offset, %d fuzz, %d rejected, %d missing%s\n",
+				n, count["applies"], count["offset"], count["fuzz"], count["rejected"], count["missing"],
+				count["failed"] ? ", " count["failed"] " failed" : ""
 		}'
 }
 
@@ -171,6 +145,8 @@ main() {
 	[ $# -eq 0 ] || { usage >&2; exit 2; }
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" patch || exit 2
 	open_series "$builddir"
+	# The half-written files of an interrupted push are no pristine tree.
+	check_interrupted "$srcdir"
 
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/series-check.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
@@ -181,7 +157,11 @@ main() {
 
 	: >"$tmp/results"
 	for name in $(series_names "$patchdir/series"); do
-		result=$(check_one "$tmp/tree" "$patchdir/$name")
+		if [ -r "$patchdir/$name" ]; then
+			result=$(check_one "$tmp/tree" "$patchdir/$name")
+		else
+			result=$(printf 'failed\tno patch file (quilt refresh writes it)')
+		fi
 		printf '%s\t%s\n' "$name" "$result" >>"$tmp/results"
 		case "$result" in
 		applies* | offset*) ;;
@@ -189,7 +169,7 @@ main() {
 		esac
 	done
 	if [ "$json" = 1 ]; then
-		report_json "$(tree_version "$srcdir")" <"$tmp/results"
+		report_json "$(tree_version "$srcdir" || :)" <"$tmp/results"
 	else
 		report_text <"$tmp/results"
 	fi
