@@ -124,7 +124,7 @@ main() {
 	n=$(printf '%s\n' "$have" | grep -c . || :)
 
 	if out=$(local_changes "$srcdir"); then
-		die "'$srcdir' has local changes where the series works: $out (extract the tree afresh, or refresh the patch)"
+		die "$(changes_msg "$srcdir" "$out")"
 	fi
 
 	for name in $want; do

@@ -17,8 +17,11 @@
 # TREE.orig/ TREE/, git's), and every complaint of patch(1) counts: "can't
 # find file to patch", hunks ignored or FAILED, a malformed patch.
 #
-# Exit: 0 every patch applies (offsets allowed), 1 a patch needs fuzz, has
-# a rejected or ignored hunk, misses a file or has no file, 2 trouble
+# With -c, the tree's scripts/checkpatch.pl checks every patch as well.
+#
+# Exit: 0 every patch applies (offsets allowed) and, with -c, is clean, 1 a
+# patch needs fuzz, has a rejected or ignored hunk, misses a file or has
+# no file, or (-c) checkpatch complains, 2 trouble
 # (usage, no tree, an interrupted push, wrong kernel version).
 
 # shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
@@ -31,11 +34,14 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 
 usage() {
 	cat <<USAGE
-usage: $PROG [-j] [-o BUILDDIR] [-s SRCDIR] [-p PATCHDIR]
+usage: $PROG [-c] [-j] [-o BUILDDIR] [-s SRCDIR] [-p PATCHDIR]
 Check that every patch of PATCHDIR/series (default: patches/) applies to
 the pristine kernel tree, one line per patch:
   NAME: applies | offset | fuzz | rejected | missing | failed  [details]
 then a summary line.
+  -c          also run the tree's scripts/checkpatch.pl on every patch:
+              'NAME: checkpatch: N errors, M warnings' for each that is
+              not clean, then 'checkpatch: K of N patches clean'
   -j          the report as JSON instead
   -o BUILDDIR where the default tree is (default: build; see kernel-src.sh)
   -s SRCDIR   the tree (default: the one kernel-src.sh gives)
@@ -93,6 +99,33 @@ check_one() {
 		awk -v rc="$rc" -v missing="$missing" -f "$TOPDIR/scripts/lib/patch-report.awk"
 }
 
+# checkpatch SRCDIR PATCHFILE: 'clean', or checkpatch's 'N errors, M
+# warnings' (its checks counted as warnings). The patch goes by its
+# absolute path: checkpatch takes a relative one that git lists (a patch
+# in a kparity checkout) for a source file and checks its diff lines as
+# code ("trailing whitespace" for every blank context line).
+checkpatch() {
+	local out
+
+	if out=$(perl "$1/scripts/checkpatch.pl" --root="$1" -q --no-summary \
+		--ignore UNKNOWN_COMMIT_ID "$2" 2>&1); then
+		echo clean
+		return 0
+	fi
+	printf '%s\n' "$out" | awk '
+		/^ERROR:/ { e++ } /^(WARNING|CHECK):/ { w++ }
+		END { printf "%d error%s, %d warning%s\n", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s" }'
+}
+
+# checkpatch_text reads 'NAME<tab>RESULT' lines.
+checkpatch_text() {
+	awk -F '\t' '
+		{ n++ }
+		$2 == "clean" { clean++; next }
+		{ print $1 ": checkpatch: " $2 }
+		END { printf "checkpatch: %d of %d patches clean\n", clean, n }'
+}
+
 # report_text and report_json read 'NAME<tab>STATUS<tab>DETAILS' lines.
 report_text() {
 	awk -F '\t' '
@@ -124,15 +157,26 @@ report_json() {
 		printf ']}'
 		sep=,
 	done
-	printf ']}\n'
+	printf ']'
+	if [ -s "$tmp/checkpatch" ]; then
+		printf ',"checkpatch":['
+		sep=""
+		while IFS="$(printf '\t')" read -r name d; do
+			printf '%s{"name":%s,"result":%s}' "$sep" "$(json_str "$name")" "$(json_str "$d")"
+			sep=,
+		done <"$tmp/checkpatch"
+		printf ']'
+	fi
+	printf '}\n'
 }
 
 main() {
 	local builddir=build srcdir="" patchdir="$TOPDIR/patches" json=0 opt name result
-	local bad=0
+	local bad=0 cp=0
 
-	while getopts hjo:p:s: opt; do
+	while getopts chjo:p:s: opt; do
 		case "$opt" in
+		c) cp=1 ;;
 		j) json=1 ;;
 		o) builddir="$OPTARG" ;;
 		p) patchdir="$OPTARG" ;;
@@ -147,6 +191,9 @@ main() {
 	open_series "$builddir"
 	# The half-written files of an interrupted push are no pristine tree.
 	check_interrupted "$srcdir"
+	if name=$(local_changes "$srcdir" "$patchdir"); then
+		die "$(changes_msg "$srcdir" "$name")"
+	fi
 
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/series-check.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
@@ -168,10 +215,23 @@ main() {
 		*) bad=1 ;;
 		esac
 	done
+	: >"$tmp/checkpatch"
+	if [ "$cp" = 1 ]; then
+		[ -f "$srcdir/scripts/checkpatch.pl" ] ||
+			die "-c: '$srcdir' has no scripts/checkpatch.pl"
+		srcdir=$(cd "$srcdir" && pwd)
+		for name in $(series_names "$patchdir/series"); do
+			[ -r "$patchdir/$name" ] || continue
+			result=$(checkpatch "$srcdir" "$patchdir/$name")
+			printf '%s\t%s\n' "$name" "$result" >>"$tmp/checkpatch"
+			[ "$result" = clean ] || bad=1
+		done
+	fi
 	if [ "$json" = 1 ]; then
 		report_json "$(tree_version "$srcdir" || :)" <"$tmp/results"
 	else
 		report_text <"$tmp/results"
+		[ "$cp" = 0 ] || checkpatch_text <"$tmp/checkpatch"
 	fi
 	return "$bad"
 }

@@ -38,24 +38,20 @@ check_pin() {
 }
 
 # quilt_setup PATCHDIR: export what quilt needs to use PATCHDIR's series
-# with its state in the tree's .pc/, whatever ~/.quiltrc says.
+# with its state in the tree's .pc/; scripts/quiltrc has the rest.
 quilt_setup() {
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" quilt || exit 2
 	QUILT_PATCHES="$1"
-	QUILT_PC=.pc
-	QUILT_REFRESH_ARGS="-p ab --no-timestamps --no-index"
-	QUILT_DIFF_ARGS="-p ab --no-timestamps --no-index"
-	# The C function of each hunk in its @@ line, as git shows it.
-	QUILT_DIFF_OPTS=-p
-	export QUILT_PATCHES QUILT_PC QUILT_REFRESH_ARGS QUILT_DIFF_ARGS QUILT_DIFF_OPTS
+	export QUILT_PATCHES
 }
 
-# q SRCDIR ARG...: quilt ARG... in SRCDIR, without a quiltrc.
+# q SRCDIR ARG...: quilt ARG... in SRCDIR, with the shipped quiltrc
+# whatever ~/.quiltrc says.
 q() {
 	local srcdir="$1"
 
 	shift
-	(cd "$srcdir" && quilt --quiltrc /dev/null "$@")
+	(cd "$srcdir" && QUILTRC="$TOPDIR/scripts/quiltrc" quilt --quiltrc "$TOPDIR/scripts/quiltrc" "$@")
 }
 
 # applied_names SRCDIR: the patches applied to SRCDIR, from quilt's record.
@@ -286,19 +282,19 @@ pop_from() {
 	fi
 }
 
-# local_changes SRCDIR: print 'FILE (in PATCH)' for the first file that a
-# patch not applied yet touches and that is not as the tarball had it
-# (when kernel-src.sh left its checksums in SRCDIR.sums), and return 0;
-# return 1 when there is none. Edits to applied patches' files are
-# patch_states' business.
+# local_changes SRCDIR [PATCHDIR]: print 'FILE (in PATCH)' for the first
+# file that a patch of PATCHDIR (default: QUILT_PATCHES) not applied yet
+# touches and that is not as the tarball had it (when kernel-src.sh left
+# its checksums in SRCDIR.sums), and return 0; return 1 when there is none.
+# Edits to applied patches' files are patch_states' business.
 local_changes() {
-	local srcdir="$1" name file want files
+	local srcdir="$1" dir="${2:-${QUILT_PATCHES:-}}" name file want files
 
 	[ -f "$srcdir.sums" ] || return 1
-	for name in $(series_names "$QUILT_PATCHES/series"); do
+	for name in $(series_names "$dir/series"); do
 		grep -qxF "$name" "$srcdir/.pc/applied-patches" 2>/dev/null && continue
-		[ -f "$QUILT_PATCHES/$name" ] || continue
-		files=$(patch_files "$QUILT_PATCHES/$name") || continue
+		[ -f "$dir/$name" ] || continue
+		files=$(patch_files "$dir/$name") || continue
 		for file in $files; do
 			want=$(awk -v f="./$file" '$2 == f { print $1; exit }' "$srcdir.sums")
 			[ -n "$want" ] || continue
@@ -348,6 +344,13 @@ open_series() {
 	fi
 	[ -d "$srcdir" ] || die "'$srcdir' is not a directory"
 	check_pin "$patchdir/series" "$srcdir"
+}
+
+# changes_msg SRCDIR LIST: the one line that stops a tool on changes in
+# files the series is still to patch (LIST from local_changes).
+changes_msg() {
+	printf "'%s' has changes no patch holds in files the series is still to patch: %s; save them if they are yours, then extract the tree afresh ('make series-tree FRESH=1 DISCARD=1'); a push interrupted and then retried with 'quilt push' leaves such changes too" \
+		"$1" "$2"
 }
 
 # check_interrupted SRCDIR: die when a push was interrupted in SRCDIR,

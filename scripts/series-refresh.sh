@@ -37,7 +37,11 @@ sums() {
 
 	shift
 	for name in "$@"; do
-		printf '%s %s\n' "$(cksum <"$dir/$name" 2>/dev/null || echo missing)" "$name"
+		if [ -f "$dir/$name" ]; then
+			printf '%s %s\n' "$(cksum <"$dir/$name")" "$name"
+		else
+			printf 'missing %s\n' "$name"
+		fi
 	done
 }
 

@@ -85,7 +85,7 @@ main() {
 		pop_from "$srcdir" "$stale" || fail "cannot pop '$stale' from '$srcdir'"
 	fi
 	if name=$(local_changes "$srcdir"); then
-		die "'$srcdir' has local changes where the series works: $name"
+		die "$(changes_msg "$srcdir" "$name")"
 	fi
 
 	to_top "$srcdir" "" || fail "cannot pop every patch from '$srcdir'"

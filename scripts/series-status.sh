@@ -105,7 +105,7 @@ main() {
 		printf 'note: %s changed or left the series since it was applied; scripts/kernel-patch.sh -s %s pushes the series again from there\n' \
 			"$name" "$srcdir"
 	elif name=$(local_changes "$srcdir"); then
-		printf 'note: local changes where the series works: %s\n' "$name"
+		printf 'note: %s\n' "$(changes_msg "$srcdir" "$name")"
 	fi
 	return 0
 }

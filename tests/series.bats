@@ -51,6 +51,23 @@ assert_edit_survives() {
 	assert_output "line twenty, unsaved"
 }
 
+# changes_line: how the tools stop on a.c changed before 0001 is pushed.
+changes_line() {
+	printf '%s' "'$T/tree' has changes no patch holds in files the series is still to patch: a.c (in 0001-offset.patch); save them if they are yours, then extract the tree afresh ('make series-tree FRESH=1 DISCARD=1'); a push interrupted and then retried with 'quilt push' leaves such changes too"
+}
+
+# interrupt_push: what a first push killed inside patch(1) leaves: quilt's
+# .pc/ with its backup of the original in .pc/PATCH/, a half-written file,
+# and no applied-patches entry.
+interrupt_push() {
+	mkdir -p "$T/tree/.pc/0001-offset.patch"
+	echo 2 >"$T/tree/.pc/.version"
+	echo "$T/patches" >"$T/tree/.pc/.quilt_patches"
+	echo series >"$T/tree/.pc/.quilt_series"
+	cp "$T/tree/a.c" "$T/tree/.pc/0001-offset.patch/a.c"
+	printf 'half\n' >"$T/tree/a.c"
+}
+
 # good_series: a series of the two patches that apply.
 good_series() {
 	printf '# Kernel: 6.1.192\n0001-offset.patch\n0005-clean.patch\n' >"$T/patches/series"
@@ -108,7 +125,7 @@ good_series() {
 	good_series
 	sed -i 's/^line 11$/line eleven/' "$T/tree/a.c"
 	run -2 --separate-stderr "$S/kernel-patch.sh" -s "$T/tree" -p "$T/patches"
-	assert_equal "$stderr" "kernel-patch.sh: '$T/tree' has local changes where the series works: a.c (in 0001-offset.patch) (extract the tree afresh, or refresh the patch)"
+	assert_equal "$stderr" "kernel-patch.sh: $(changes_line)"
 	assert [ ! -e "$T/tree/.pc" ]
 }
 
@@ -502,4 +519,76 @@ unsaved_line() {
 	run -2 --separate-stderr "$S/series-check.sh" -o "$T/nonexistent" -p "$T/patches"
 	assert_equal "$stderr" "series-check.sh: '$T/nonexistent' is not a directory (O= names an existing build directory)"
 	assert [ ! -e "$T/nonexistent" ]
+}
+
+@test "series tools: a push interrupted, then retried with quilt push: extract afresh, not -r" {
+	good_series
+	interrupt_push
+	# quilt's failed push backs up the half-written file and rolls back
+	# to it: the interrupted push's own backup is gone.
+	run -1 mq push
+	assert [ ! -e "$T/tree/.pc/0001-offset.patch" ]
+	run -2 --separate-stderr "$S/kernel-patch.sh" -s "$T/tree" -p "$T/patches"
+	assert_equal "$stderr" "kernel-patch.sh: $(changes_line)"
+	run -2 --separate-stderr "$S/kernel-patch.sh" -r -s "$T/tree" -p "$T/patches"
+	assert_equal "$stderr" "kernel-patch.sh: $(changes_line)"
+	run -2 --separate-stderr "$S/series-check.sh" -s "$T/tree" -p "$T/patches"
+	assert_output ""
+	assert_equal "$stderr" "series-check.sh: $(changes_line)"
+	run -0 --separate-stderr "$S/series-status.sh" -s "$T/tree" -p "$T/patches"
+	assert_line -n 7 "note: $(changes_line)"
+}
+
+# tiny_tarball: a linux-source-6.1.tar.xz of the scratch tree, for
+# series-tree.sh to extract.
+tiny_tarball() {
+	mkdir -p "$T/tar/linux-source-6.1/scripts"
+	cp "$T/tree/Makefile" "$T/tree/a.c" "$T/tree/b.c" "$T/tar/linux-source-6.1/"
+	: >"$T/tar/linux-source-6.1/Kconfig"
+	: >"$T/tar/linux-source-6.1/scripts/Makefile.compiler"
+	tar -C "$T/tar" -cJf "$T/linux-source-6.1.tar.xz" linux-source-6.1
+	export KPARITY_KERNEL_TARBALL="$T/linux-source-6.1.tar.xz"
+	unset KSRC
+}
+
+@test "series-tree: extracts, pushes the series, prints the tree" {
+	good_series
+	tiny_tarball
+	run -0 --separate-stderr "$S/series-tree.sh" -o "$T/b" -p "$T/patches"
+	assert_output "$T/b/src/linux-source-6.1"
+	run -0 cat "$T/b/src/linux-source-6.1/.pc/applied-patches"
+	assert_output "$(printf '0001-offset.patch\n0005-clean.patch')"
+}
+
+@test "series-tree: -f refuses to extract over an edit not refreshed, the edit survives" {
+	good_series
+	tiny_tarball
+	run -0 --separate-stderr "$S/series-tree.sh" -o "$T/b" -p "$T/patches"
+	local src=$T/b/src/linux-source-6.1
+	sed -i 's/^row 25$/row 25, unsaved/' "$src/b.c"
+	run -2 --separate-stderr "$S/series-tree.sh" -f -o "$T/b" -p "$T/patches"
+	assert_output ""
+	assert_equal "${#stderr_lines[@]}" 2
+	assert_equal "${stderr_lines[1]}" "series-tree.sh: '$src' has work no patch file holds: 0005-clean.patch (edits not refreshed); keep it with 'cd $src && quilt refresh 0005-clean.patch', or drop it with 'make series-tree FRESH=1 DISCARD=1'"
+	run -0 grep -c '^row 25, unsaved$' "$src/b.c"
+	run -0 --separate-stderr "$S/series-tree.sh" -f --discard -o "$T/b" -p "$T/patches"
+	assert_output "$src"
+	run -1 grep -c 'unsaved' "$src/b.c"
+}
+
+@test "series-check: -c runs the tree's checkpatch.pl on every patch by its absolute path" {
+	good_series
+	mkdir -p "$T/tree/scripts"
+	# A stand-in: complains about a relative path, or a patch saying 'row twenty'.
+	printf '%s\n' 'my $f = $ARGV[-1];' \
+		'if ($f !~ m{^/}) { print "ERROR: relative\n"; exit 1 }' \
+		'open(my $h, "<", $f) or die; my $bad = grep { /row twenty/ } <$h>;' \
+		'if ($bad) { print "ERROR: one\nWARNING: two\nCHECK: three\n"; exit 1 }' >"$T/tree/scripts/checkpatch.pl"
+	run -1 --separate-stderr "$S/series-check.sh" -c -s "$T/tree" -p "$T/patches"
+	assert_output "$(printf '%s\n' \
+		"0001-offset.patch: offset (a.c hunk 1 offset -2)" \
+		"0005-clean.patch: applies" \
+		"2 patches: 1 applies, 1 offset, 0 fuzz, 0 rejected, 0 missing" \
+		"0005-clean.patch: checkpatch: 1 error, 2 warnings" \
+		"checkpatch: 1 of 2 patches clean")"
 }
