@@ -235,7 +235,7 @@ unsaved() {
 
 	list=$(patch_states "$1" "$2" | awk -v skip="${3:-}" '
 		$1 == skip { next }
-		$2 == "new" { l = l sep $1 " (never refreshed since quilt new)"; sep = ", " }
+		$2 == "new" { l = l sep $1 " (no patch file: quilt new, never refreshed)"; sep = ", " }
 		$2 == "edited" { l = l sep $1 " (edits not refreshed)"; sep = ", " }
 		END { print l }')
 	[ -n "$list" ] || return 1
@@ -247,7 +247,7 @@ unsaved() {
 unsaved_msg() {
 	local keep
 
-	keep=$(printf '%s\n' "$2" | tr ',' '\n' | awk '{ printf " && quilt refresh %s", $1 }')
+	keep=$(printf '%s\n' "$2" | grep -o '[^ ,(]* (' | awk '{ printf " && quilt refresh %s", $1 }')
 	printf "'%s' has work no patch file holds: %s; keep it with 'cd %s%s', or drop it with 'scripts/kernel-patch.sh --discard -s %s'" \
 		"$1" "$2" "$1" "$keep" "$1"
 }

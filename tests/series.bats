@@ -329,7 +329,7 @@ status_applied() {
 
 # unsaved_line TOOL: how TOOL stops on maintainer_edits' work.
 unsaved_line() {
-	printf '%s' "$1: '$T/tree' has work no patch file holds: 0007-x.patch (never refreshed since quilt new); keep it with 'cd $T/tree && quilt refresh 0007-x.patch', or drop it with 'scripts/kernel-patch.sh --discard -s $T/tree'"
+	printf '%s' "$1: '$T/tree' has work no patch file holds: 0007-x.patch (no patch file: quilt new, never refreshed); keep it with 'cd $T/tree && quilt refresh 0007-x.patch', or drop it with 'scripts/kernel-patch.sh --discard -s $T/tree'"
 }
 
 @test "kernel-patch: a 'quilt new' patch with an edit stops the run, the edit survives" {
@@ -402,7 +402,7 @@ unsaved_line() {
 	# the maintainer gives up on 0007: out of the series, work dropped
 	sed -i '/^0007-x.patch$/d' "$T/patches/series"
 	run -0 merged "$S/kernel-patch.sh" --discard -s "$T/tree" -p "$T/patches"
-	assert_output "  DISCARD 0007-x.patch (never refreshed since quilt new)"
+	assert_output "  DISCARD 0007-x.patch (no patch file: quilt new, never refreshed)"
 	run -0 sed -n 20p "$T/tree/a.c"
 	assert_output "line 20"
 	run -0 cat "$T/tree/.pc/applied-patches"
