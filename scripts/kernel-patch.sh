@@ -39,7 +39,8 @@ usage: $PROG -s SRCDIR [-p PATCHDIR] [-r] [--discard]
 Push every patch of PATCHDIR/series (default PATCHDIR: patches/) that is
 not applied to SRCDIR yet, with quilt. V=1 shows quilt's output.
   -r         undo an interrupted push first: restore the files of the patch
-             whose push did not finish from quilt's backups in SRCDIR/.pc/
+             whose push did not finish from quilt's backups in SRCDIR/.pc/;
+             or finish an interrupted pop (quilt pop -f)
   --discard  (or -D) pop applied patches holding work no patch file has
              (edits not refreshed, a 'quilt new' patch never refreshed),
              losing that work, instead of stopping
@@ -106,6 +107,12 @@ main() {
 		[ "$recover" = 1 ] ||
 			die "a push of '$name' was interrupted in '$srcdir'; undo it with '$PROG -r -s $srcdir' or $(recover_hint "$srcdir" "$name")"
 		recover "$srcdir" "$name"
+	fi
+	name=$(interrupted_pop "$srcdir" "$patchdir")
+	if [ -n "$name" ]; then
+		[ "$recover" = 1 ] || die "$(pop_msg "$srcdir" "$name")"
+		step POP "$name (interrupted pop)"
+		q "$srcdir" pop -f -q >/dev/null || die "cannot pop '$name' in '$srcdir'"
 	fi
 	if list=$(unsaved "$srcdir" "$patchdir"); then
 		[ "$discard" = 1 ] || die "$(unsaved_msg "$srcdir" "$list")"

@@ -190,7 +190,7 @@ main() {
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" patch || exit 2
 	open_series "$builddir"
 	# The half-written files of an interrupted push are no pristine tree.
-	check_interrupted "$srcdir"
+	check_interrupted "$srcdir" "$patchdir"
 	if name=$(local_changes "$srcdir" "$patchdir"); then
 		die "$(changes_msg "$srcdir" "$name")"
 	fi

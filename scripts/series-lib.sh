@@ -77,6 +77,27 @@ interrupted() {
 	done
 }
 
+# interrupted_pop SRCDIR PATCHDIR: the top patch when its pop was
+# interrupted, or nothing. quilt restores a patch's files from its backups
+# before it records the patch as popped, so such a patch is still applied
+# but some file it touches (as applied: the copy in .pc/.kparity/, else
+# its file in PATCHDIR) has no backup left in .pc/PATCH/.
+interrupted_pop() {
+	local top patchfile files file
+
+	top=$(applied_names "$1" | tail -n 1)
+	[ -n "$top" ] || return 0
+	patchfile="$1/.pc/.kparity/$top"
+	[ -f "$patchfile" ] || patchfile="$2/$top"
+	[ -f "$patchfile" ] || return 0
+	files=$(patch_files "$patchfile" 2>/dev/null) || return 0
+	for file in $files; do
+		[ -e "$1/.pc/$top/$file" ] && continue
+		printf '%s\n' "$top"
+		return 0
+	done
+}
+
 # recover_hint SRCDIR PATCH: the command that undoes PATCH's interrupted push.
 recover_hint() {
 	printf "(cd '%s' && %s -r -t -B .pc/%s/ -)" "$1" "$QUILT_BACKUP" "$2"
@@ -353,14 +374,23 @@ changes_msg() {
 		"$1" "$2"
 }
 
-# check_interrupted SRCDIR: die when a push was interrupted in SRCDIR,
-# with the ways to undo it.
+# check_interrupted SRCDIR PATCHDIR: die when a push or a pop was
+# interrupted in SRCDIR, with the ways to undo or finish it.
 check_interrupted() {
 	local name
 
 	name=$(interrupted "$1")
 	[ -z "$name" ] ||
 		die "a push of '$name' was interrupted in '$1'; undo it with 'scripts/kernel-patch.sh -r -s $1' or $(recover_hint "$1" "$name")"
+	name=$(interrupted_pop "$1" "$2")
+	[ -z "$name" ] ||
+		die "$(pop_msg "$1" "$name")"
+}
+
+# pop_msg SRCDIR NAME: the line for NAME's interrupted pop.
+pop_msg() {
+	printf "a pop of '%s' was interrupted in '%s'; finish it with 'scripts/kernel-patch.sh -r -s %s' or (cd '%s' && quilt pop -f)" \
+		"$2" "$1" "$1" "$1"
 }
 
 # fail MSG...

@@ -68,7 +68,7 @@ main() {
 	open_series "$builddir"
 	quilt_setup "$patchdir"
 	use_patchdir "$srcdir" "$patchdir"
-	check_interrupted "$srcdir"
+	check_interrupted "$srcdir" "$patchdir"
 
 	# shellcheck disable=SC2046 # patch names have no blanks
 	old=$(sums "$patchdir" $(series_names "$patchdir/series"))

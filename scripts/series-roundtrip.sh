@@ -71,7 +71,7 @@ main() {
 	[ -n "$(series_names "$patchdir/series")" ] || { echo "round-trip: empty series"; return 0; }
 
 	use_patchdir "$srcdir" "$patchdir"
-	check_interrupted "$srcdir"
+	check_interrupted "$srcdir" "$patchdir"
 	check_unsaved "$srcdir" "$patchdir"
 	top=$(applied_names "$srcdir" | tail -n 1)
 	stale=$(stale_patch "$srcdir" "$patchdir")

@@ -94,6 +94,8 @@ main() {
 	if name=$(unsaved "$srcdir" "$patchdir"); then
 		printf 'note: %s\n' "$(unsaved_msg "$srcdir" "$name")"
 	fi
+	name=$(interrupted_pop "$srcdir" "$patchdir")
+	[ -z "$name" ] || printf 'note: %s\n' "$(pop_msg "$srcdir" "$name")"
 	name=$(interrupted "$srcdir")
 	[ -z "$name" ] ||
 		printf 'note: the push of %s was interrupted; undo it with scripts/kernel-patch.sh -r -s %s, or %s\n' \

@@ -592,3 +592,22 @@ tiny_tarball() {
 		"0005-clean.patch: checkpatch: 1 error, 2 warnings" \
 		"checkpatch: 1 of 2 patches clean")"
 }
+
+@test "series tools: an interrupted pop is finished with quilt pop -f, never refreshed" {
+	good_series
+	run -0 "$S/kernel-patch.sh" -s "$T/tree" -p "$T/patches"
+	# quilt popping 0005 restored b.c from its backup, then was killed
+	# before it recorded the pop.
+	mv "$T/tree/.pc/0005-clean.patch/b.c" "$T/tree/b.c"
+	local line="a pop of '0005-clean.patch' was interrupted in '$T/tree'; finish it with 'scripts/kernel-patch.sh -r -s $T/tree' or (cd '$T/tree' && quilt pop -f)"
+	run -2 --separate-stderr "$S/series-roundtrip.sh" -s "$T/tree" -p "$T/patches"
+	assert_equal "$stderr" "series-roundtrip.sh: $line"
+	run -2 --separate-stderr "$S/series-refresh.sh" -s "$T/tree" -p "$T/patches"
+	assert_equal "$stderr" "series-refresh.sh: $line"
+	run -2 --separate-stderr "$S/kernel-patch.sh" -s "$T/tree" -p "$T/patches"
+	assert_equal "$stderr" "kernel-patch.sh: $line"
+	run -0 merged "$S/kernel-patch.sh" -r -s "$T/tree" -p "$T/patches"
+	assert_output "$(printf '%s\n' "  POP     0005-clean.patch (interrupted pop)" "  PATCH   1 of 2 patches")"
+	run -0 sed -n 20p "$T/tree/b.c"
+	assert_output "row twenty"
+}
