@@ -174,6 +174,7 @@ main() {
 	local builddir=build srcdir="" patchdir="$TOPDIR/patches" json=0 opt name result
 	local bad=0 cp=0
 
+	[ "${1:-}" != --help ] || { usage; exit 0; }
 	while getopts chjo:p:s: opt; do
 		case "$opt" in
 		c) cp=1 ;;

@@ -54,6 +54,7 @@ refresh_top() {
 main() {
 	local builddir=build srcdir="" patchdir="$TOPDIR/patches" opt top name old stale
 
+	[ "${1:-}" != --help ] || { usage; exit 0; }
 	while getopts ho:p:s: opt; do
 		case "$opt" in
 		o) builddir="$OPTARG" ;;

@@ -55,6 +55,7 @@ to_top() {
 main() {
 	local builddir=build srcdir="" patchdir="$TOPDIR/patches" opt top name stale left
 
+	[ "${1:-}" != --help ] || { usage; exit 0; }
 	while getopts ho:p:s: opt; do
 		case "$opt" in
 		o) builddir="$OPTARG" ;;

@@ -49,6 +49,7 @@ main() {
 	local builddir=build srcdir="" patchdir="$TOPDIR/patches" opt name state
 	local n=0 applied=0 pin
 
+	[ "${1:-}" != --help ] || { usage; exit 0; }
 	while getopts ho:p:s: opt; do
 		case "$opt" in
 		o) builddir="$OPTARG" ;;

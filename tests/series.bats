@@ -611,3 +611,12 @@ tiny_tarball() {
 	run -0 sed -n 20p "$T/tree/b.c"
 	assert_output "row twenty"
 }
+
+@test "series tools: --help is -h" {
+	local tool
+	for tool in series-status series-check series-roundtrip series-refresh series-tree kernel-patch; do
+		run -0 --separate-stderr "$S/$tool.sh" --help
+		assert_line -n 0 --regexp "^usage: $tool\\.sh "
+		assert_equal "$stderr" ""
+	done
+}
