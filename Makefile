@@ -118,15 +118,33 @@ bench-probes: deps-check
 	$(Q)scripts/bench-probes.sh -o $(O) $(if $(RUNS),-n $(RUNS))
 
 # ---- the quilt series (Documentation/series.md) -------------------------
+# SRC=DIR      the kernel tree to work on (default: O's, see kernel-src.sh);
+#              not '-s DIR', which make takes for its own --silent
+# PATCHES=DIR  the patch directory (default: patches/)
+# JSON=1       series-check's report as JSON
+# FRESH=1      series-tree extracts the tree afresh
+# DISCARD=1    series-tree drops work no patch file holds instead of stopping
 # TARGET= and COMPILERS= choose what series-bisect builds; PHASE=after runs
 # the survey with the series applied.
-.PHONY: series-status series-check series-bisect series-roundtrip series-refresh series-survey
+# A script that fails makes make exit 2, whatever the script's own status
+# (1: the answer is no, 2: trouble): GNU make has no way to pass a
+# recipe's status through. make's message names it ('Error 1'); run the
+# script itself when the status matters.
+.PHONY: series-tree series-status series-check series-bisect series-roundtrip series-refresh series-survey
 
-series-status series-check series-roundtrip series-refresh:
-	$(Q)scripts/$@.sh -o $(O)
+series_args = -o '$(O)' $(if $(SRC),-s '$(SRC)') $(if $(PATCHES),-p '$(PATCHES)')
+
+series-status series-roundtrip series-refresh:
+	$(Q)scripts/$@.sh $(series_args)
+
+series-check:
+	$(Q)scripts/series-check.sh -c $(series_args) $(if $(filter 1,$(JSON)),-j)
+
+series-tree:
+	$(Q)scripts/series-tree.sh -o '$(O)' $(if $(PATCHES),-p '$(PATCHES)') $(if $(filter 1,$(FRESH)),-f) $(if $(filter 1,$(DISCARD)),--discard)
 
 series-bisect:
-	$(Q)scripts/series-bisect.sh -o $(O) $(if $(TARGET),-t '$(TARGET)') $(if $(COMPILERS),-c '$(COMPILERS)')
+	$(Q)scripts/series-bisect.sh -o $(O) $(if $(PATCHES),-p '$(PATCHES)') $(if $(TARGET),-t '$(TARGET)') $(if $(COMPILERS),-c '$(COMPILERS)')
 
 series-survey:
 	$(Q)scripts/series-survey.sh -o $(O) $(if $(PHASE),-p '$(PHASE)')
@@ -155,8 +173,9 @@ help:
 	@echo '  fuzz      fuzz kabi with libFuzzer, FUZZ_TIME seconds per harness'
 	@echo '  bench-probes  no-op kernel rebuild, stock Kbuild probes against the overlay'
 	@echo '  bench     kabi against pahole, codiff and abidiff on a distro vmlinux (RUNS=N)'
+	@echo '  series-tree       extract the tree if needed, push the series, print its path'
 	@echo '  series-status     the quilt series: which patches the tree has'
-	@echo '  series-check      does the series apply to the pristine tree (offset, fuzz, rejects)'
+	@echo '  series-check      does the series apply to the pristine tree, and pass checkpatch'
 	@echo '  series-bisect     build every prefix of the series with GCC and Clang, -Werror'
 	@echo '  series-roundtrip  push -a then pop -a leaves the tree byte-identical'
 	@echo '  series-refresh    rewrite the patches in normalised form'
@@ -165,4 +184,5 @@ help:
 	@echo '  clean     remove tool builds (kernel builds under $$(O)/kernel stay)'
 	@echo 'Settings: O=DIR V=1 CC=gcc|clang SANITIZE=1 PREFIX= DESTDIR='
 	@echo '          TARGETS= COMPILERS= LLVM=-N KSRC=DIR (parity)'
+	@echo '          SRC=DIR PATCHES=DIR (series-*) JSON=1 (series-check) FRESH=1 DISCARD=1 (series-tree)'
 	@echo '          TARGET= COMPILERS= (series-bisect) PHASE=before|after (series-survey)'

@@ -5,41 +5,46 @@
 #
 # quilt keeps what it applied in the tree's .pc/; patches already applied
 # are not applied again, so a re-run with an unchanged series does nothing.
-# A patch whose file changed since it was applied (a refresh, an edit), or
-# that is no longer where the series has it (renamed, dropped, reordered),
-# is popped with the patches above it, from quilt's backups, and the series
-# is pushed again from there. Refused are a tree of another kernel version
-# than the series pins, a tree with local changes where the series works,
-# and a push that was interrupted (the message says how to undo it).
+# A patch pushed by quilt itself (quilt push) that the tree holds exactly
+# as its file in the series is taken as applied. A patch whose file
+# changed since it was applied (a git pull), or that is no longer where
+# the series has it (renamed, dropped, reordered), is popped with the
+# patches above it, from quilt's backups, and the series is pushed again
+# from there; a copy of every patch as applied, in .pc/.kparity/, proves
+# that popping it loses nothing.
+#
+# Nothing a maintainer did is discarded: a patch made by 'quilt new' and
+# never refreshed, or edits in the tree no patch file holds yet, stop the
+# run with one line naming them, before anything is popped; --discard pops
+# them anyway. Refused are also a tree of another kernel version than the
+# series pins, changes in files only unapplied patches touch, a tree
+# patched from another patch directory, and a push that was interrupted
+# (the message says how to undo it).
 #
 # Exit: 0 ok (including an empty series), 1 a patch does not apply, 2
-# trouble (usage, no tree, no series, quilt missing, inconsistent tree).
+# trouble (usage, no tree, no series, quilt missing, unsaved work,
+# inconsistent tree).
 
 # shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
 set -eu
 
 PROG=kernel-patch.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=/dev/null # series-lib.sh is checked on its own
+# shellcheck source=scripts/series-lib.sh
 . "$TOPDIR/scripts/series-lib.sh"
 
 usage() {
 	cat <<USAGE
-usage: $PROG -s SRCDIR [-p PATCHDIR] [-r]
+usage: $PROG -s SRCDIR [-p PATCHDIR] [-r] [--discard]
 Push every patch of PATCHDIR/series (default PATCHDIR: patches/) that is
 not applied to SRCDIR yet, with quilt. V=1 shows quilt's output.
-  -r  undo an interrupted push first: restore the files of the patch whose
-      push did not finish from quilt's backups in SRCDIR/.pc/
+  -r         undo an interrupted push first: restore the files of the patch
+             whose push did not finish from quilt's backups in SRCDIR/.pc/;
+             or finish an interrupted pop (quilt pop -f)
+  --discard  (or -D) pop applied patches holding work no patch file has
+             (edits not refreshed, a 'quilt new' patch never refreshed),
+             losing that work, instead of stopping
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
-step() {
-	printf '  %-7s %s\n' "$1" "$2" >&2
 }
 
 # recover SRCDIR NAME: restore the files of NAME's interrupted push.
@@ -50,12 +55,31 @@ recover() {
 	rmdir "$1/.pc/$2" 2>/dev/null || :
 }
 
-main() {
-	local srcdir="" patchdir="$TOPDIR/patches" opt want have n out
-	local recover=0 name stale
+# discard SRCDIR PATCHDIR LIST: pop the lowest patch of the unsaved LIST
+# and everything above it.
+discard() {
+	local lowest
 
-	while getopts hp:rs: opt; do
+	lowest=$(patch_states "$1" "$2" | awk '$2 == "new" || $2 == "edited" { print $1; exit }')
+	step DISCARD "$3"
+	pop_from "$1" "$lowest" || die "cannot pop '$lowest' from '$1'"
+}
+
+main() {
+	local srcdir="" patchdir="$TOPDIR/patches" opt want have n out arg
+	local recover=0 discard=0 name stale list
+
+	for arg in "$@"; do
+		shift
+		case "$arg" in
+		--discard) set -- "$@" -D ;;
+		--help) set -- "$@" -h ;;
+		*) set -- "$@" "$arg" ;;
+		esac
+	done
+	while getopts Dhp:rs: opt; do
 		case "$opt" in
+		D) discard=1 ;;
 		p) patchdir="$OPTARG" ;;
 		r) recover=1 ;;
 		s) srcdir="$OPTARG" ;;
@@ -73,15 +97,26 @@ main() {
 	patchdir=$(cd "$patchdir" && pwd)
 
 	want=$(series_names "$patchdir/series")
-	[ -n "$want" ] || exit 0
+	[ -n "$want" ] || [ -n "$(applied_names "$srcdir")" ] || exit 0
 	check_pin "$patchdir/series" "$srcdir"
 	quilt_setup "$patchdir"
+	use_patchdir "$srcdir" "$patchdir"
 
 	name=$(interrupted "$srcdir")
 	if [ -n "$name" ]; then
 		[ "$recover" = 1 ] ||
 			die "a push of '$name' was interrupted in '$srcdir'; undo it with '$PROG -r -s $srcdir' or $(recover_hint "$srcdir" "$name")"
 		recover "$srcdir" "$name"
+	fi
+	name=$(interrupted_pop "$srcdir" "$patchdir")
+	if [ -n "$name" ]; then
+		[ "$recover" = 1 ] || die "$(pop_msg "$srcdir" "$name")"
+		step POP "$name (interrupted pop)"
+		q "$srcdir" pop -f -q >/dev/null || die "cannot pop '$name' in '$srcdir'"
+	fi
+	if list=$(unsaved "$srcdir" "$patchdir"); then
+		[ "$discard" = 1 ] || die "$(unsaved_msg "$srcdir" "$list")"
+		discard "$srcdir" "$patchdir" "$list"
 	fi
 	stale=$(stale_patch "$srcdir" "$patchdir")
 	if [ -n "$stale" ]; then
@@ -90,15 +125,19 @@ main() {
 	fi
 	have=$(applied_names "$srcdir")
 	if [ "$have" = "$want" ]; then
-		[ -f "$srcdir/.pc/kparity-sums" ] || record "$srcdir" "$patchdir"
+		[ -z "$have" ] || record "$srcdir" "$patchdir"
 		exit 0
 	fi
 	n=$(printf '%s\n' "$have" | grep -c . || :)
 
 	if out=$(local_changes "$srcdir"); then
-		die "'$srcdir' has local changes where the series works: $out (extract the tree afresh, or refresh the patch)"
+		die "$(changes_msg "$srcdir" "$out")"
 	fi
 
+	for name in $want; do
+		[ -r "$patchdir/$name" ] ||
+			die "cannot read '$patchdir/$name' (named in '$patchdir/series'; 'quilt refresh' writes a patch 'quilt new' made)"
+	done
 	step PATCH "$(printf '%s\n' "$want" | tail -n +"$((n + 1))" | grep -c .) of $(printf '%s\n' "$want" | grep -c .) patches"
 	if out=$(q "$srcdir" push -a 2>&1); then
 		[ "${V:-0}" != 1 ] || printf '%s\n' "$out" >&2

@@ -101,15 +101,17 @@ compiler_env() {
 
 # reaches PATCHFILE: does the patch touch a file the target's build may
 # read? Only files below another architecture's arch/ directory do not;
-# a prefix that adds only those builds what the one before it built.
+# a prefix that adds only those builds what the one before it built. A
+# patch whose files cannot be told reaches it.
 reaches() {
-	local srcarch file
+	local srcarch file files
 
 	case "$t_arch" in
 	x86_64 | i386) srcarch=x86 ;;
 	*) srcarch="$t_arch" ;;
 	esac
-	for file in $(patch_files "$1"); do
+	files=$(patch_files "$1") || return 0
+	for file in $files; do
 		case "$file" in
 		arch/"$srcarch"/*) return 0 ;;
 		arch/*) ;;

@@ -13,38 +13,39 @@
 # show); the tree itself is never written. A rejected hunk is dropped and
 # the next patch goes on.
 #
-# Exit: 0 every patch applies (offsets allowed), 1 a patch needs fuzz, has
-# a rejected hunk or misses a file, 2 trouble.
+# File names are read from every unified format (a/ b/, quilt's
+# TREE.orig/ TREE/, git's), and every complaint of patch(1) counts: "can't
+# find file to patch", hunks ignored or FAILED, a malformed patch.
+#
+# With -c, the tree's scripts/checkpatch.pl checks every patch as well.
+#
+# Exit: 0 every patch applies (offsets allowed) and, with -c, is clean, 1 a
+# patch needs fuzz, has a rejected or ignored hunk, misses a file or has
+# no file, or (-c) checkpatch complains, 2 trouble
+# (usage, no tree, an interrupted push, wrong kernel version).
 
 # shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
 set -eu
 
 PROG=series-check.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=/dev/null # series-lib.sh is checked on its own
+# shellcheck source=scripts/series-lib.sh
 . "$TOPDIR/scripts/series-lib.sh"
 
 usage() {
 	cat <<USAGE
-usage: $PROG [-j] [-o BUILDDIR] [-s SRCDIR] [-p PATCHDIR]
+usage: $PROG [-c] [-j] [-o BUILDDIR] [-s SRCDIR] [-p PATCHDIR]
 Check that every patch of PATCHDIR/series (default: patches/) applies to
 the pristine kernel tree, one line per patch:
-  NAME: applies | offset | fuzz | rejected | missing  [details]
+  NAME: applies | offset | fuzz | rejected | missing | failed  [details]
 then a summary line.
+  -c          also run the tree's scripts/checkpatch.pl on every patch:
+              'NAME: checkpatch: N errors, M warnings' for each that is
+              not clean, then 'checkpatch: K of N patches clean'
   -j          the report as JSON instead
   -o BUILDDIR where the default tree is (default: build; see kernel-src.sh)
   -s SRCDIR   the tree (default: the one kernel-src.sh gives)
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
-# created PATCHFILE: the files PATCHFILE creates (its old side is /dev/null).
-created() {
-	awk '/^--- / { old = $2 } /^\+\+\+ / { if (old == "/dev/null") { f = $2; sub(/^b\//, "", f); print f } }' "$1"
 }
 
 # original SRCDIR FILE: the path of FILE as it was before any patch, or
@@ -64,12 +65,13 @@ original() {
 # copy_tree SRCDIR PATCHDIR DEST NAME...: DEST gets the pristine version of
 # every file the patches touch.
 copy_tree() {
-	local srcdir="$1" patchdir="$2" dest="$3" name file from
+	local srcdir="$1" patchdir="$2" dest="$3" name file from files
 
 	shift 3
 	for name in "$@"; do
-		[ -r "$patchdir/$name" ] || die "cannot read '$patchdir/$name' (named in '$patchdir/series')"
-		for file in $(patch_files "$patchdir/$name"); do
+		[ -r "$patchdir/$name" ] || continue
+		files=$(patch_files "$patchdir/$name") || continue
+		for file in $files; do
 			[ ! -e "$dest/$file" ] || continue
 			from=$(original "$srcdir" "$file")
 			[ -n "$from" ] || continue
@@ -80,44 +82,48 @@ copy_tree() {
 }
 
 # check_one DEST PATCHFILE: apply one patch in DEST; print its result line
-# as 'STATUS<tab>DETAIL;DETAIL...' where a DETAIL is 'FILE hunk N offset K',
-# 'FILE hunk N fuzz F', 'FILE hunk N rejected' or 'FILE missing'.
+# as 'STATUS<tab>DETAIL;DETAIL...' (scripts/lib/patch-report.awk).
 check_one() {
-	local dest="$1" patchfile="$2" file missing=""
+	local dest="$1" patchfile="$2" file missing="" files out rc=0
 
-	for file in $(patch_files "$patchfile"); do
+	# A patch whose files cannot be told (said on stderr) is left to
+	# patch(1), which fails it.
+	files=$(patch_files "$patchfile") || :
+	for file in $files; do
 		[ -e "$dest/$file" ] && continue
-		created "$patchfile" | grep -qxF "$file" && continue
+		created_files "$patchfile" | grep -qxF "$file" && continue
 		missing="$missing${missing:+;}$file missing"
 	done
-	(cd "$dest" && { patch -p1 -N -f -r - --no-backup-if-mismatch <"$patchfile" 2>&1 || :; }) |
-		awk -v missing="$missing" '
-		/^patching file / { file = substr($0, 15); sub(/^'"'"'/, "", file); sub(/'"'"'$/, "", file); next }
-		/^Hunk #[0-9]+ FAILED/ {
-			n = $2; sub(/#/, "", n)
-			d = d (d == "" ? "" : ";") file " hunk " n " rejected"; rej = 1; next
-		}
-		/^Hunk #[0-9]+ succeeded/ {
-			n = $2; sub(/#/, "", n)
-			if (match($0, /with fuzz [0-9]+/)) {
-				d = d (d == "" ? "" : ";") file " hunk " n " fuzz " substr($0, RSTART + 10, RLENGTH - 10); fz = 1
-			} else if (match($0, /offset -?[0-9]+ line/)) {
-				d = d (d == "" ? "" : ";") file " hunk " n " offset " substr($0, RSTART + 7, RLENGTH - 12); off = 1
-			}
-		}
-		END {
-			if (missing != "") { status = "missing"; d = missing (d == "" ? "" : ";") d }
-			else if (rej) status = "rejected"
-			else if (fz) status = "fuzz"
-			else if (off) status = "offset"
-			else status = "applies"
-			printf "%s\t%s\n", status, d
-		}'
+	out=$(cd "$dest" && patch -p1 -N -f -r - --no-backup-if-mismatch <"$patchfile" 2>&1) || rc=$?
+	printf '%s\n' "$out" |
+		awk -v rc="$rc" -v missing="$missing" -f "$TOPDIR/scripts/lib/patch-report.awk"
 }
 
-# json_str TEXT: TEXT as a JSON string (names and paths: no control chars).
-json_str() {
-	printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"
+# checkpatch SRCDIR PATCHFILE: 'clean', or checkpatch's 'N errors, M
+# warnings' (its checks counted as warnings). The patch goes by its
+# absolute path: checkpatch takes a relative one that git lists (a patch
+# in a kparity checkout) for a source file and checks its diff lines as
+# code ("trailing whitespace" for every blank context line).
+checkpatch() {
+	local out
+
+	if out=$(perl "$1/scripts/checkpatch.pl" --root="$1" -q --no-summary \
+		--ignore UNKNOWN_COMMIT_ID "$2" 2>&1); then
+		echo clean
+		return 0
+	fi
+	printf '%s\n' "$out" | awk '
+		/^ERROR:/ { e++ } /^(WARNING|CHECK):/ { w++ }
+		END { printf "%d error%s, %d warning%s\n", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s" }'
+}
+
+# checkpatch_text reads 'NAME<tab>RESULT' lines.
+checkpatch_text() {
+	awk -F '\t' '
+		{ n++ }
+		$2 == "clean" { clean++; next }
+		{ print $1 ": checkpatch: " $2 }
+		END { printf "checkpatch: %d of %d patches clean\n", clean, n }'
 }
 
 # report_text and report_json read 'NAME<tab>STATUS<tab>DETAILS' lines.
@@ -128,8 +134,9 @@ report_text() {
 		  if ($3 != "") { gsub(/;/, ", ", $3); line = line " (" $3 ")" }
 		  print line }
 		END {
-			printf "%d patches: %d applies, %d offset, %d fuzz, %d rejected, %d missing\n",
-				n, count["applies"], count["offset"], count["fuzz"], count["rejected"], count["missing"]
+			printf "%d patches: %d applies, %d offset, %d fuzz, %d rejected, %d missing%s\n",
+				n, count["applies"], count["offset"], count["fuzz"], count["rejected"], count["missing"],
+				count["failed"] ? ", " count["failed"] " failed" : ""
 		}'
 }
 
@@ -150,15 +157,27 @@ report_json() {
 		printf ']}'
 		sep=,
 	done
-	printf ']}\n'
+	printf ']'
+	if [ -s "$tmp/checkpatch" ]; then
+		printf ',"checkpatch":['
+		sep=""
+		while IFS="$(printf '\t')" read -r name d; do
+			printf '%s{"name":%s,"result":%s}' "$sep" "$(json_str "$name")" "$(json_str "$d")"
+			sep=,
+		done <"$tmp/checkpatch"
+		printf ']'
+	fi
+	printf '}\n'
 }
 
 main() {
 	local builddir=build srcdir="" patchdir="$TOPDIR/patches" json=0 opt name result
-	local bad=0
+	local bad=0 cp=0
 
-	while getopts hjo:p:s: opt; do
+	[ "${1:-}" != --help ] || { usage; exit 0; }
+	while getopts chjo:p:s: opt; do
 		case "$opt" in
+		c) cp=1 ;;
 		j) json=1 ;;
 		o) builddir="$OPTARG" ;;
 		p) patchdir="$OPTARG" ;;
@@ -171,6 +190,11 @@ main() {
 	[ $# -eq 0 ] || { usage >&2; exit 2; }
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" patch || exit 2
 	open_series "$builddir"
+	# The half-written files of an interrupted push are no pristine tree.
+	check_interrupted "$srcdir" "$patchdir"
+	if name=$(local_changes "$srcdir" "$patchdir"); then
+		die "$(changes_msg "$srcdir" "$name")"
+	fi
 
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/series-check.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
@@ -181,17 +205,34 @@ main() {
 
 	: >"$tmp/results"
 	for name in $(series_names "$patchdir/series"); do
-		result=$(check_one "$tmp/tree" "$patchdir/$name")
+		if [ -r "$patchdir/$name" ]; then
+			result=$(check_one "$tmp/tree" "$patchdir/$name")
+		else
+			result=$(printf 'failed\tno patch file (quilt refresh writes it)')
+		fi
 		printf '%s\t%s\n' "$name" "$result" >>"$tmp/results"
 		case "$result" in
 		applies* | offset*) ;;
 		*) bad=1 ;;
 		esac
 	done
+	: >"$tmp/checkpatch"
+	if [ "$cp" = 1 ]; then
+		[ -f "$srcdir/scripts/checkpatch.pl" ] ||
+			die "-c: '$srcdir' has no scripts/checkpatch.pl"
+		srcdir=$(cd "$srcdir" && pwd)
+		for name in $(series_names "$patchdir/series"); do
+			[ -r "$patchdir/$name" ] || continue
+			result=$(checkpatch "$srcdir" "$patchdir/$name")
+			printf '%s\t%s\n' "$name" "$result" >>"$tmp/checkpatch"
+			[ "$result" = clean ] || bad=1
+		done
+	fi
 	if [ "$json" = 1 ]; then
-		report_json "$(tree_version "$srcdir")" <"$tmp/results"
+		report_json "$(tree_version "$srcdir" || :)" <"$tmp/results"
 	else
 		report_text <"$tmp/results"
+		[ "$cp" = 0 ] || checkpatch_text <"$tmp/checkpatch"
 	fi
 	return "$bad"
 }

@@ -19,7 +19,7 @@ set -eu
 
 PROG=series-refresh.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=/dev/null # series-lib.sh is checked on its own
+# shellcheck source=scripts/series-lib.sh
 . "$TOPDIR/scripts/series-lib.sh"
 
 usage() {
@@ -31,14 +31,18 @@ line per patch: 'refreshed NAME' or 'unchanged NAME'.
 USAGE
 }
 
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
+# sums PATCHDIR NAME...: one 'CKSUM SIZE NAME' line per patch file.
+sums() {
+	local dir="$1" name
 
-fail() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 1
+	shift
+	for name in "$@"; do
+		if [ -f "$dir/$name" ]; then
+			printf '%s %s\n' "$(cksum <"$dir/$name")" "$name"
+		else
+			printf 'missing %s\n' "$name"
+		fi
+	done
 }
 
 # refresh_top SRCDIR: refresh the topmost patch.
@@ -48,8 +52,9 @@ refresh_top() {
 }
 
 main() {
-	local builddir=build srcdir="" patchdir="$TOPDIR/patches" opt top name old
+	local builddir=build srcdir="" patchdir="$TOPDIR/patches" opt top name old stale
 
+	[ "${1:-}" != --help ] || { usage; exit 0; }
 	while getopts ho:p:s: opt; do
 		case "$opt" in
 		o) builddir="$OPTARG" ;;
@@ -63,9 +68,8 @@ main() {
 	[ $# -eq 0 ] || { usage >&2; exit 2; }
 	open_series "$builddir"
 	quilt_setup "$patchdir"
-	name=$(interrupted "$srcdir")
-	[ -z "$name" ] ||
-		die "a push of '$name' was interrupted in '$srcdir'; undo it with 'scripts/kernel-patch.sh -r -s $srcdir'"
+	use_patchdir "$srcdir" "$patchdir"
+	check_interrupted "$srcdir" "$patchdir"
 
 	# shellcheck disable=SC2046 # patch names have no blanks
 	old=$(sums "$patchdir" $(series_names "$patchdir/series"))
@@ -73,6 +77,9 @@ main() {
 	# Refreshing would write back a patch the series no longer has, or
 	# overwrite a newer version of it with what the tree holds.
 	stale=$(stale_patch "$srcdir" "$patchdir")
+	# The top patch's edits are refreshed into it below; any other
+	# patch's would be lost when the series is popped.
+	check_unsaved "$srcdir" "$patchdir" "$top"
 	[ -z "$stale" ] ||
 		die "'$stale' is applied in '$srcdir' but changed or left the series since; bring the tree to the series with 'scripts/kernel-patch.sh -s $srcdir' first"
 	if [ -n "$top" ]; then

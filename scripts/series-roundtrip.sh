@@ -13,14 +13,15 @@
 # cannot be pushed again as it was.
 #
 # Exit: 0 byte-identical, 1 the tree differs or a patch does not push or
-# pop, 2 trouble (usage, no tree, local changes, wrong kernel version).
+# pop, 2 trouble (usage, no tree, local changes, work no patch file holds
+# yet, wrong kernel version).
 
 # shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
 set -eu
 
 PROG=series-roundtrip.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=/dev/null # series-lib.sh is checked on its own
+# shellcheck source=scripts/series-lib.sh
 . "$TOPDIR/scripts/series-lib.sh"
 
 usage() {
@@ -30,16 +31,6 @@ Push and pop the whole of PATCHDIR/series (default: patches/) in SRCDIR
 (default: the tree kernel-src.sh gives for BUILDDIR, default build) and
 compare the checksums of every file before and after.
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
-fail() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 1
 }
 
 # checksums SRCDIR: 'MD5  ./PATH' for every file but quilt's, and
@@ -64,6 +55,7 @@ to_top() {
 main() {
 	local builddir=build srcdir="" patchdir="$TOPDIR/patches" opt top name stale left
 
+	[ "${1:-}" != --help ] || { usage; exit 0; }
 	while getopts ho:p:s: opt; do
 		case "$opt" in
 		o) builddir="$OPTARG" ;;
@@ -79,9 +71,9 @@ main() {
 	quilt_setup "$patchdir"
 	[ -n "$(series_names "$patchdir/series")" ] || { echo "round-trip: empty series"; return 0; }
 
-	name=$(interrupted "$srcdir")
-	[ -z "$name" ] ||
-		die "a push of '$name' was interrupted in '$srcdir'; undo it with 'scripts/kernel-patch.sh -r -s $srcdir'"
+	use_patchdir "$srcdir" "$patchdir"
+	check_interrupted "$srcdir" "$patchdir"
+	check_unsaved "$srcdir" "$patchdir"
 	top=$(applied_names "$srcdir" | tail -n 1)
 	stale=$(stale_patch "$srcdir" "$patchdir")
 	if [ -n "$stale" ]; then
@@ -94,7 +86,7 @@ main() {
 		pop_from "$srcdir" "$stale" || fail "cannot pop '$stale' from '$srcdir'"
 	fi
 	if name=$(local_changes "$srcdir"); then
-		die "'$srcdir' has local changes where the series works: $name"
+		die "$(changes_msg "$srcdir" "$name")"
 	fi
 
 	to_top "$srcdir" "" || fail "cannot pop every patch from '$srcdir'"

@@ -6,44 +6,50 @@
 #
 # One line per patch, 'applied' or 'unapplied', its name and subject, then
 # its files indented below. Last come the notes: a push that was
-# interrupted (with the command that undoes it), the first patch that
+# interrupted (with the command that undoes it), work in the tree no patch
+# file holds yet (with the commands that keep it), the first patch that
 # changed or left the series since it was applied, or else local changes
 # where the series works.
 #
-# Exit: 0 ok, 2 trouble (usage, no series, wrong kernel version).
+# Exit: 0 ok, 2 trouble (usage, no series, a tree given with -s or KSRC=
+# that does not exist, wrong kernel version).
 
 # shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
 set -eu
 
 PROG=series-status.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=/dev/null # series-lib.sh is checked on its own
+# shellcheck source=scripts/series-lib.sh
 . "$TOPDIR/scripts/series-lib.sh"
 
 usage() {
 	cat <<USAGE
 usage: $PROG [-o BUILDDIR] [-s SRCDIR] [-p PATCHDIR]
 Show the state of PATCHDIR/series (default: patches/) in SRCDIR (default:
-BUILDDIR/src/linux-source-6.1, BUILDDIR defaulting to build; a tree not
-extracted yet shows every patch unapplied).
+KSRC, else BUILDDIR/src/linux-source-6.1, BUILDDIR defaulting to build;
+that default tree not extracted yet shows every patch unapplied).
 USAGE
 }
 
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
-# show_patch STATE PATCHFILE: the patch's line and its files.
+# show_patch STATE PATCHFILE: the patch's line and its files. A patch
+# 'quilt new' made has no file until it is refreshed.
 show_patch() {
+	local files
+
+	if [ ! -f "$2" ]; then
+		printf '%-9s  %s  (no file yet: quilt refresh writes it)\n' "$1" "$(basename "$2")"
+		return 0
+	fi
 	printf '%-9s  %s  %s\n' "$1" "$(basename "$2")" "$(patch_subject "$2")"
-	patch_files "$2" | sed 's/^/             /'
+	files=$(patch_files "$2") || files="(cannot tell)"
+	printf '%s\n' "$files" | sed 's/^/             /'
 }
 
 main() {
 	local builddir=build srcdir="" patchdir="$TOPDIR/patches" opt name state
 	local n=0 applied=0 pin
 
+	[ "${1:-}" != --help ] || { usage; exit 0; }
 	while getopts ho:p:s: opt; do
 		case "$opt" in
 		o) builddir="$OPTARG" ;;
@@ -57,7 +63,13 @@ main() {
 	[ $# -eq 0 ] || { usage >&2; exit 2; }
 	[ -f "$patchdir/series" ] || die "cannot read '$patchdir/series'"
 	patchdir=$(cd "$patchdir" && pwd)
-	[ -n "$srcdir" ] || srcdir="${KSRC:-$builddir/src/linux-source-6.1}"
+	if [ -z "$srcdir" ] && [ -n "${KSRC:-}" ]; then
+		srcdir="$KSRC"
+	fi
+	# A tree named on purpose must exist; only the default one may be
+	# not extracted yet.
+	[ -z "$srcdir" ] || [ -d "$srcdir" ] || die "'$srcdir' is not a directory"
+	[ -n "$srcdir" ] || srcdir="$builddir/src/linux-source-6.1"
 
 	pin=$(series_pin "$patchdir/series")
 	if [ -d "$srcdir" ]; then
@@ -73,12 +85,18 @@ main() {
 			state=applied
 			applied=$((applied + 1))
 		fi
-		[ -r "$patchdir/$name" ] || die "cannot read '$patchdir/$name' (named in '$patchdir/series')"
+		[ -r "$patchdir/$name" ] || [ "$state" = applied ] ||
+			die "cannot read '$patchdir/$name' (named in '$patchdir/series')"
 		show_patch "$state" "$patchdir/$name"
 	done
 	printf '%d of %d patches applied\n' "$applied" "$n"
 
 	[ -d "$srcdir" ] || return 0
+	if name=$(unsaved "$srcdir" "$patchdir"); then
+		printf 'note: %s\n' "$(unsaved_msg "$srcdir" "$name")"
+	fi
+	name=$(interrupted_pop "$srcdir" "$patchdir")
+	[ -z "$name" ] || printf 'note: %s\n' "$(pop_msg "$srcdir" "$name")"
 	name=$(interrupted "$srcdir")
 	[ -z "$name" ] ||
 		printf 'note: the push of %s was interrupted; undo it with scripts/kernel-patch.sh -r -s %s, or %s\n' \
@@ -90,7 +108,7 @@ main() {
 		printf 'note: %s changed or left the series since it was applied; scripts/kernel-patch.sh -s %s pushes the series again from there\n' \
 			"$name" "$srcdir"
 	elif name=$(local_changes "$srcdir"); then
-		printf 'note: local changes where the series works: %s\n' "$name"
+		printf 'note: %s\n' "$(changes_msg "$srcdir" "$name")"
 	fi
 	return 0
 }

@@ -1,0 +1,98 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# series-tree.sh - a kernel tree with the quilt series pushed, for a
+# maintainer to work in: extract Debian's tarball if needed (kernel-src.sh),
+# push the series (kernel-patch.sh), print the tree's path on stdout.
+#
+# -f extracts the tree afresh. Before the old tree goes, the same checks as
+# kernel-patch.sh's run: work no patch file holds (edits not refreshed, a
+# 'quilt new' patch) and changes in files the series is still to patch stop
+# it with one line naming them, unless --discard is given too.
+#
+# Exit: 0 ok, 1 a patch does not apply, 2 trouble (usage, no tarball,
+# unsaved work, inconsistent tree).
+
+# shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
+set -eu
+
+PROG=series-tree.sh
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/series-lib.sh
+. "$TOPDIR/scripts/series-lib.sh"
+
+usage() {
+	cat <<USAGE
+usage: $PROG [-o BUILDDIR] [-p PATCHDIR] [-f] [--discard]
+Extract the kernel tree into BUILDDIR/src/ (default BUILDDIR: build) unless
+it is there, push every patch of PATCHDIR/series (default: patches/) and
+print the tree's path.
+  -f         extract the tree afresh (refused while it holds work no patch
+             file has, unless --discard)
+  --discard  (or -D) drop such work instead of stopping
+USAGE
+}
+
+# discard_check SRCDIR PATCHDIR: die when extracting SRCDIR afresh would
+# lose work: patches with work no file holds, or changed files the series
+# is still to patch.
+discard_check() {
+	local list
+
+	quilt_setup "$2"
+	if list=$(unsaved "$1" "$2"); then
+		die "$(unsaved_msg "$1" "$list" | sed "s|scripts/kernel-patch.sh --discard -s [^']*|make series-tree FRESH=1 DISCARD=1|")"
+	fi
+	if list=$(local_changes "$1" "$2"); then
+		die "$(changes_msg "$1" "$list")"
+	fi
+}
+
+main() {
+	local builddir=build patchdir="$TOPDIR/patches" fresh=0 discard=0 opt arg
+	local srcdir
+
+	for arg in "$@"; do
+		shift
+		case "$arg" in
+		--discard) set -- "$@" -D ;;
+		--help) set -- "$@" -h ;;
+		*) set -- "$@" "$arg" ;;
+		esac
+	done
+	while getopts Dfho:p: opt; do
+		case "$opt" in
+		D) discard=1 ;;
+		f) fresh=1 ;;
+		o) builddir="$OPTARG" ;;
+		p) patchdir="$OPTARG" ;;
+		h) usage; exit 0 ;;
+		*) usage >&2; exit 2 ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	[ $# -eq 0 ] || { usage >&2; exit 2; }
+	[ -f "$patchdir/series" ] || die "cannot read '$patchdir/series'"
+	patchdir=$(cd "$patchdir" && pwd)
+	[ "$fresh" = 0 ] || [ -z "${KSRC:-}" ] ||
+		die "KSRC='$KSRC' names a tree of yours: extracting afresh is for the tarball's tree"
+	mkdir -p "$builddir" || die "cannot create '$builddir'"
+
+	mark=$(mktemp "${TMPDIR:-/tmp}/series-tree.XXXXXX")
+	trap 'rm -f "$mark"' EXIT
+	srcdir=$("$TOPDIR/scripts/kernel-src.sh" -o "$builddir") || exit 2
+	# A tree extracted just now is fresh already.
+	if [ "$fresh" = 1 ] && [ -z "$(find "$srcdir.stamp" -newer "$mark" 2>/dev/null)" ]; then
+		[ "$discard" = 1 ] || discard_check "$srcdir" "$patchdir"
+		rm -f "$srcdir.stamp"
+		srcdir=$(KPARITY_SRC_QUIET=1 "$TOPDIR/scripts/kernel-src.sh" -o "$builddir") || exit 2
+	fi
+	if [ "$discard" = 1 ]; then
+		"$TOPDIR/scripts/kernel-patch.sh" -s "$srcdir" -p "$patchdir" --discard
+	else
+		"$TOPDIR/scripts/kernel-patch.sh" -s "$srcdir" -p "$patchdir"
+	fi
+	printf '%s\n' "$srcdir"
+}
+
+main "$@"
