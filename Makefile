@@ -139,9 +139,10 @@ bench:
 	$(Q)$(MAKE) --no-print-directory O=$(O) all
 	$(Q)scripts/bench.sh -o $(O) $(if $(RUNS),-n $(RUNS))
 
+# kabi, its manual and completion, and the overlay, Kconfig entries, series
+# and scripts under $(PREFIX)/share/kparity (scripts/install.sh has the layout).
 install: $(kabi)
-	$(Q)install -D -m 0755 $(kabi) $(DESTDIR)$(PREFIX)/bin/kabi
-	$(Q)install -D -m 0644 Documentation/kabi.1 $(DESTDIR)$(PREFIX)/share/man/man1/kabi.1
+	$(Q)scripts/install.sh -k $(kabi) -d '$(DESTDIR)' -p '$(PREFIX)'
 
 clean:
 	$(Q)rm -rf $(O)/tools $(O)/asan $(O)/kabi $(O)/tests
@@ -161,7 +162,7 @@ help:
 	@echo '  series-roundtrip  push -a then pop -a leaves the tree byte-identical'
 	@echo '  series-refresh    rewrite the patches in normalised form'
 	@echo '  series-survey     the long defconfig builds behind Documentation/series.md'
-	@echo '  install   install kabi under $$(DESTDIR)$$(PREFIX)'
+	@echo '  install   install kabi, the overlay, the series and the scripts under $$(DESTDIR)$$(PREFIX)'
 	@echo '  clean     remove tool builds (kernel builds under $$(O)/kernel stay)'
 	@echo 'Settings: O=DIR V=1 CC=gcc|clang SANITIZE=1 PREFIX= DESTDIR='
 	@echo '          TARGETS= COMPILERS= LLVM=-N KSRC=DIR (parity)'
