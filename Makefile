@@ -42,7 +42,7 @@ cmd = @$(if $($(quiet)cmd_$(1)),echo '  $($(quiet)cmd_$(1))';) $(cmd_$(1))
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all check parity fuzz install clean help deps-build deps-check kabi-asan
+.PHONY: all check parity fuzz install clean help deps-build deps-check deps-parity kabi-asan
 
 objdir  := $(O)/tools/kabi
 ifeq ($(SANITIZE),1)
@@ -92,13 +92,16 @@ deps-build:
 deps-check:
 	$(Q)scripts/deps.sh build check kernel parity bench
 
+deps-parity:
+	$(Q)scripts/deps.sh build kernel parity
+
 check: deps-check
 	$(Q)$(MAKE) --no-print-directory O=$(O) all kabi-asan
 	$(Q)scripts/run-tests.sh -o $(O)
 
 # TARGETS and COMPILERS go through as they are; LLVM reaches the script
 # in the environment, as every command-line variable does.
-parity: deps-check
+parity: deps-parity
 	$(Q)$(MAKE) --no-print-directory O=$(O) all
 	$(Q)scripts/parity.sh -o $(O) $(if $(TARGETS),-t '$(TARGETS)') $(if $(COMPILERS),-c '$(COMPILERS)')
 
