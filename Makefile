@@ -42,7 +42,7 @@ cmd = @$(if $($(quiet)cmd_$(1)),echo '  $($(quiet)cmd_$(1))';) $(cmd_$(1))
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all check parity fuzz install clean help deps-build deps-check kabi-asan
+.PHONY: all check parity fuzz install clean help deps-build deps-check deps-parity kabi-asan
 
 objdir  := $(O)/tools/kabi
 ifeq ($(SANITIZE),1)
@@ -92,13 +92,16 @@ deps-build:
 deps-check:
 	$(Q)scripts/deps.sh build check kernel parity bench
 
+deps-parity:
+	$(Q)scripts/deps.sh build kernel parity
+
 check: deps-check
 	$(Q)$(MAKE) --no-print-directory O=$(O) all kabi-asan
 	$(Q)scripts/run-tests.sh -o $(O)
 
 # TARGETS and COMPILERS go through as they are; LLVM reaches the script
 # in the environment, as every command-line variable does.
-parity: deps-check
+parity: deps-parity
 	$(Q)$(MAKE) --no-print-directory O=$(O) all
 	$(Q)scripts/parity.sh -o $(O) $(if $(TARGETS),-t '$(TARGETS)') $(if $(COMPILERS),-c '$(COMPILERS)')
 
@@ -157,9 +160,10 @@ bench:
 	$(Q)$(MAKE) --no-print-directory O=$(O) all
 	$(Q)scripts/bench.sh -o $(O) $(if $(RUNS),-n $(RUNS))
 
+# kabi, its manual and completion, and the overlay, Kconfig entries, series
+# and scripts under $(PREFIX)/share/kparity (scripts/install.sh has the layout).
 install: $(kabi)
-	$(Q)install -D -m 0755 $(kabi) $(DESTDIR)$(PREFIX)/bin/kabi
-	$(Q)install -D -m 0644 Documentation/kabi.1 $(DESTDIR)$(PREFIX)/share/man/man1/kabi.1
+	$(Q)scripts/install.sh -k $(kabi) -d '$(DESTDIR)' -p '$(PREFIX)'
 
 clean:
 	$(Q)rm -rf $(O)/tools $(O)/asan $(O)/kabi $(O)/tests
@@ -180,7 +184,7 @@ help:
 	@echo '  series-roundtrip  push -a then pop -a leaves the tree byte-identical'
 	@echo '  series-refresh    rewrite the patches in normalised form'
 	@echo '  series-survey     the long defconfig builds behind Documentation/series.md'
-	@echo '  install   install kabi under $$(DESTDIR)$$(PREFIX)'
+	@echo '  install   install kabi, the overlay, the series and the scripts under $$(DESTDIR)$$(PREFIX)'
 	@echo '  clean     remove tool builds (kernel builds under $$(O)/kernel stay)'
 	@echo 'Settings: O=DIR V=1 CC=gcc|clang SANITIZE=1 PREFIX= DESTDIR='
 	@echo '          TARGETS= COMPILERS= LLVM=-N KSRC=DIR (parity)'

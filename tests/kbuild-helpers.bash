@@ -31,7 +31,8 @@ toolchain() {
 }
 
 # ask TOOLCHAIN stock|overlay QUESTIONS [MAKE-ARGS...]: run the questions
-# through the tree's macros from a scratch directory; one answer a line
+# through the tree's macros from a scratch directory; one answer a line.
+# OVERLAY= names another overlay.mk (an installed one) for "overlay"
 ask() {
 	local tc="$1" how="$2" questions="$3" dir="$BATS_TEST_TMPDIR/ask"
 
@@ -39,7 +40,7 @@ ask() {
 	toolchain "$tc" || return 2
 	mkdir -p "$dir"
 	if [ "$how" = overlay ]; then
-		set -- MAKEFILES="$TOP/kbuild/overlay.mk" "$@"
+		set -- MAKEFILES="${OVERLAY:-$TOP/kbuild/overlay.mk}" "$@"
 	fi
 	(cd "$dir" && env -u MAKEFLAGS -u MAKELEVEL make -s -f "$TOP/tests/fixtures/kbuild/probe.mk" \
 		srctree="$KSRC_DIR" CC="$tc_cc" LD="$tc_ld" CLANG="$tc_clang" \
