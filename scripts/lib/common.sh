@@ -35,18 +35,19 @@ step() {
 # run_logged LOG CMD...
 # Usage: run_logged "$objdir/build.log" make -C "$srcdir" ...
 # Runs CMD with its output appended to LOG; with V=1 the command and its
-# output are shown on stderr too. Returns CMD's success or failure.
+# output are shown on stderr too. Returns CMD's exit status.
 run_logged() {
-	local log="$1"
+	local log="$1" rc
 
 	shift
 	if [ "${V:-0}" = 1 ]; then
 		printf '%s\n' "$*" >&2
 		rm -f "$log.failed"
-		{ "$@" 2>&1 || : >"$log.failed"; } | tee -a "$log" >&2
+		{ "$@" 2>&1 || echo "$?" >"$log.failed"; } | tee -a "$log" >&2
 		if [ -e "$log.failed" ]; then
+			rc=$(cat "$log.failed")
 			rm -f "$log.failed"
-			return 1
+			return "$rc"
 		fi
 	else
 		"$@" >>"$log" 2>&1
@@ -66,16 +67,28 @@ fmt_time() {
 
 # json_str S
 # Usage: printf '{"name":%s}' "$(json_str "$name")"
-# Prints S as a JSON string: quotes, backslashes and control characters
-# escaped.
+# Prints S as a JSON string: quotes, backslashes and every control
+# character escaped (tab, CR and newline by name, the rest as \u00XX).
 json_str() {
 	# The trailing '.' keeps a final newline of S through $( ) and awk.
-	printf '%s.' "$1" |
-		sed 's/\\/\\\\/g; s/"/\\"/g; s/	/\\t/g; s/\r/\\r/g' |
-		awk '
-			NR > 1 { out = out "\\n" }
-			{ out = out $0 }
-			END { printf "\"%s\"", substr(out, 1, length(out) - 1) }'
+	printf '%s.' "$1" | LC_ALL=C awk '
+		BEGIN {
+			for (i = 1; i < 32; i++)
+				esc[sprintf("%c", i)] = sprintf("\\u%04x", i)
+			esc["\t"] = "\\t"
+			esc["\r"] = "\\r"
+			esc["\""] = "\\\""
+			esc["\\"] = "\\\\"
+		}
+		{
+			line = ""
+			for (i = 1; i <= length($0); i++) {
+				c = substr($0, i, 1)
+				line = line ((c in esc) ? esc[c] : c)
+			}
+			out = (NR > 1) ? out "\\n" line : line
+		}
+		END { printf "\"%s\"", substr(out, 1, length(out) - 1) }'
 }
 
 # median N...
