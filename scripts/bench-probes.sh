@@ -20,6 +20,8 @@ set -eu
 
 PROG=bench-probes.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
 
 usage() {
 	cat <<USAGE
@@ -28,15 +30,6 @@ Time no-op rebuilds of BUILDDIR/overlay-test/ (tiny x86_64, LLVM=1) with
 stock Kbuild and with the overlay (warm cache), RUNS of each (default 5).
 Environment: LLVM=1|-N|DIR/ (default 1)
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
-step() {
-	printf '  %-7s %s\n' "$1" "$2" >&2
 }
 
 # kmake MODE ARGS...: make in the kernel tree for $objdir, MODE stock or
@@ -80,12 +73,6 @@ timed() {
 	start=$(now_ms)
 	kmake "$1"
 	echo $(($(now_ms) - start))
-}
-
-# median N...: the median of the numbers
-median() {
-	printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
-		print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 # probe_processes MODE: compiler and linker runs of one no-op rebuild that

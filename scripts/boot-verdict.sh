@@ -22,6 +22,9 @@
 set -eu
 
 PROG=boot-verdict.sh
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
 
 usage() {
 	cat <<USAGE
@@ -30,11 +33,6 @@ Print 'pass' or 'fail: REASON' for the boot whose console output is LOG,
 whose QEMU exited with STATUS, and whose kernel command line carried
 kparity.token=TOKEN.
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
 }
 
 main() {

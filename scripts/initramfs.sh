@@ -17,6 +17,8 @@ set -eu
 
 PROG=initramfs.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
 SRC="$TOPDIR/scripts/initramfs"
 
 usage() {
@@ -25,15 +27,6 @@ usage: $PROG -o BUILDDIR -t TARGET
 Build BUILDDIR/initramfs/TARGET/initramfs.cpio unless it is up to date,
 and print its path. V=1 shows the commands.
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
-step() {
-	printf '  %-7s %s\n' "$1" "$2" >&2
 }
 
 # run CMD...: run CMD, its output to $log (and stderr with V=1).

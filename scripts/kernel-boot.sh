@@ -17,6 +17,8 @@ set -eu
 
 PROG=kernel-boot.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
 
 usage() {
 	cat <<USAGE
@@ -26,24 +28,6 @@ verdict: 'pass' or 'fail: REASON'.
   -T SECONDS  time limit for the whole boot (default: 120)
 V=1 shows the QEMU command.
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
-step() {
-	printf '  %-7s %s\n' "$1" "$2" >&2
-}
-
-# fmt_time SECONDS: print a duration as 2m13s or 9s.
-fmt_time() {
-	if [ "$1" -ge 60 ]; then
-		printf '%dm%02ds\n' $(($1 / 60)) $(($1 % 60))
-	else
-		printf '%ds\n' "$1"
-	fi
 }
 
 # quote ARG...: the arguments as one shell-quoted line.

@@ -32,6 +32,8 @@ set -eu
 
 PROG=kernel-build.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
 FRAGDIR="$TOPDIR/kconfig/fragments"
 
 usage() {
@@ -51,15 +53,6 @@ Environment:
   V=1             show make's commands and output
   CCACHE_DISABLE=1  do without ccache even where it is installed
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
-step() {
-	printf '  %-7s %s\n' "$1" "$2" >&2
 }
 
 # known_targets: the target names, on one line.
@@ -137,15 +130,6 @@ setup_compiler() {
 	export ARCH CC
 }
 
-# fmt_time SECONDS: print a duration as 2m13s or 9s.
-fmt_time() {
-	if [ "$1" -ge 60 ]; then
-		printf '%dm%02ds\n' $(($1 / 60)) $(($1 % 60))
-	else
-		printf '%ds\n' "$1"
-	fi
-}
-
 # config_inputs SRCDIR FRAGMENT...: print everything the .config depends on,
 # to be compared with what the last successful configuration recorded.
 config_inputs() {
@@ -163,22 +147,6 @@ config_inputs() {
 	for frag in "$@"; do
 		printf 'fragment %s %s\n' "$(basename "$frag")" "$(cksum <"$frag")"
 	done
-}
-
-# run_logged CMD...: run CMD with its output appended to $log; with V=1
-# the output is shown on stderr too.
-run_logged() {
-	if [ "${V:-0}" = 1 ]; then
-		printf '%s\n' "$*" >&2
-		rm -f "$log.failed"
-		{ "$@" 2>&1 || : >"$log.failed"; } | tee -a "$log" >&2
-		if [ -e "$log.failed" ]; then
-			rm -f "$log.failed"
-			return 1
-		fi
-	else
-		"$@" >>"$log" 2>&1
-	fi
 }
 
 # configure SRCDIR NAME: configure $objdir unless its inputs are unchanged.
@@ -233,7 +201,7 @@ build() {
 	[ "${V:-0}" != 1 ] || set -- "$@" V=1
 
 	start=$(date +%s)
-	if ! run_logged make "$@"; then
+	if ! run_logged "$log" make "$@"; then
 		step BUILD "$name  FAIL"
 		printf '%s: building %s failed; last lines of %s:\n' "$PROG" "$name" "$log" >&2
 		tail -n 20 "$log" >&2

@@ -17,6 +17,9 @@
 set -eu
 
 PROG=kernel-config.sh
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
 
 usage() {
 	cat <<USAGE
@@ -37,35 +40,6 @@ output as it runs.
 USAGE
 }
 
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
-# abspath PATH: PATH made absolute; its directory must exist.
-abspath() {
-	local dir
-
-	dir=$(cd "$(dirname "$1")" && pwd) || return 1
-	printf '%s/%s\n' "$dir" "$(basename "$1")"
-}
-
-# run_logged CMD...: run CMD with its output appended to $log; with V=1
-# the output is shown on stderr too.
-run_logged() {
-	if [ "${V:-0}" = 1 ]; then
-		printf '%s\n' "$*" >&2
-		rm -f "$log.failed"
-		{ "$@" 2>&1 || : >"$log.failed"; } | tee -a "$log" >&2
-		if [ -e "$log.failed" ]; then
-			rm -f "$log.failed"
-			return 1
-		fi
-	else
-		"$@" >>"$log" 2>&1
-	fi
-}
-
 # kmake ARG...: make in the kernel tree for $objdir, passing the toolchain
 # variables from the environment on the command line so that sub-makes and
 # Kconfig's compiler probes all see them.
@@ -80,7 +54,7 @@ kmake() {
 	[ -z "${HOSTCC:-}" ] || set -- "$@" HOSTCC="$HOSTCC"
 	[ -z "${HOSTCXX:-}" ] || set -- "$@" HOSTCXX="$HOSTCXX"
 	[ "${V:-0}" != 1 ] || set -- "$@" V=1
-	run_logged make "$@"
+	run_logged "$log" make "$@"
 }
 
 # failed WHAT: report a failed make step with the end of the log; exit 1.
@@ -213,7 +187,7 @@ main() {
 			set -- "$@" "$(abspath "$frag")"
 		done
 		cd "$objdir" &&
-			run_logged "$srcdir/scripts/kconfig/merge_config.sh" -m -O "$objdir" \
+			run_logged "$log" "$srcdir/scripts/kconfig/merge_config.sh" -m -O "$objdir" \
 				"$objdir/.config" "$@"
 	) || failed "merge_config.sh"
 	kmake olddefconfig || failed "make olddefconfig"

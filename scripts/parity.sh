@@ -19,6 +19,8 @@ set -eu
 
 PROG=parity.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
 KNOWN_COMPILERS="gcc clang"
 
 usage() {
@@ -34,15 +36,6 @@ to BUILDDIR/report/.
 Environment: LLVM=1|-N|DIR/ selects the clang (default 1), V=1 shows full
 commands, KSRC=DIR uses an existing kernel tree.
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
-step() {
-	printf '  %-7s %s\n' "$1" "$2" >&2
 }
 
 # known_targets: the target names, on one line.
@@ -66,15 +59,6 @@ suffix() {
 	clang:*/) echo "clang-$("${llvm}clang" -dumpversion | cut -d. -f1)" ;;
 	*) die "LLVM='$llvm' is none of 1, -VERSION, DIR/" ;;
 	esac
-}
-
-# tree_version SRCDIR: VERSION.PATCHLEVEL.SUBLEVEL of the tree.
-tree_version() {
-	awk -F' *= *' '
-		$1 == "VERSION" { v = $2 }
-		$1 == "PATCHLEVEL" { p = $2 }
-		$1 == "SUBLEVEL" { s = $2 }
-		$1 == "EXTRAVERSION" { print v "." p "." s; exit }' "$1/Makefile"
 }
 
 # has_compiler NAME: NAME is among the compilers of this run.
@@ -402,7 +386,9 @@ main() {
 	KPARITY_SRC_QUIET=1
 	export KPARITY_SRC_QUIET
 	"$TOPDIR/scripts/kernel-patch.sh" -s "$srcdir" || exit
-	kernel="linux-$(tree_version "$srcdir")"
+	kernel=$(tree_version "$srcdir") ||
+		die "'$srcdir/Makefile' has no usable VERSION/PATCHLEVEL/SUBLEVEL"
+	kernel="linux-$kernel"
 	abuild=$(cd "$build" && pwd)
 	report="$abuild/report"
 	cells="$report/cells"

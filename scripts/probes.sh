@@ -21,6 +21,8 @@ set -eu
 
 PROG=probes.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
 START_SRC="$TOPDIR/tests/probes/lib/start.c"
 TAB=$(printf '\t')
 
@@ -64,17 +66,8 @@ shows every command and its diagnostics.
 USAGE
 }
 
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
 note() {
 	printf '%s: %s\n' "$PROG" "$*" >&2
-}
-
-step() {
-	printf '  %-7s %s\n' "$1" "$2" >&2
 }
 
 # shquote STRING: STRING as one single-quoted shell word

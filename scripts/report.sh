@@ -14,17 +14,15 @@
 set -eu
 
 PROG=report.sh
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
 
 usage() {
 	cat <<USAGE
 usage: $PROG REPORT.JSON OUTDIR
 Write OUTDIR/report.md and OUTDIR/report.html from REPORT.JSON.
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
 }
 
 # Shared jq definitions: durations, one cell's summary, and a type's

@@ -23,6 +23,8 @@ set -eu
 
 PROG=series-bisect.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
 # shellcheck source=/dev/null # series-lib.sh is checked on its own
 . "$TOPDIR/scripts/series-lib.sh"
 
@@ -38,11 +40,6 @@ for LLVM=-N), with CONFIG_WERROR=y, one line per prefix.
                uses the overlay for Clang
 Environment: CCACHE_DISABLE=1 builds without ccache.
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
 }
 
 # load_target NAME: the target's ARCH, cross prefix, base config, fragments.

@@ -24,6 +24,8 @@ set -eu
 
 PROG=series-survey.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
 DEFAULT_BUILDS="vexpress_defconfig-clang-19 vexpress_defconfig-gcc x86_64_defconfig-clang-19 x86_64_defconfig-gcc"
 
 usage() {
@@ -38,15 +40,6 @@ nice -n \$SURVEY_NICE (default 15). Default builds:
   -j N         make jobs (default: 2)
   -s           build nothing: summarise the logs there are again
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
-step() {
-	printf '  %-7s %s\n' "$1" "$2" >&2
 }
 
 # config_arch CONFIG: the ARCH a defconfig belongs to.

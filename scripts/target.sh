@@ -14,6 +14,8 @@ set -eu
 
 PROG=target.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
 
 # The keys a target file may set; the first group is required.
 REQUIRED_KEYS="ARCH BASE_CONFIG FRAGMENTS IMAGE QEMU QEMU_MACHINE CONSOLE"
@@ -29,11 +31,6 @@ PROGNAME (default: $PROG).
 Required keys: $REQUIRED_KEYS
 Optional keys: $OPTIONAL_KEYS
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
 }
 
 # known DIR: the target names in DIR, sorted, one per line.

@@ -18,6 +18,9 @@
 set -eu
 
 PROG=warnings.sh
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
 
 usage() {
 	cat <<USAGE
@@ -31,11 +34,6 @@ Count the warnings and errors in kernel build LOGs.
              {"warnings":N,"errors":N,"by_flag":{...},"by_file":{...}}
   -s SRCDIR  print paths below SRCDIR relative to it
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
 }
 
 # diagnostics SRCDIR LOG...: the -l listing.
