@@ -19,6 +19,8 @@ PROG=kernel-boot.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/lib/common.sh
 . "$TOPDIR/scripts/lib/common.sh"
+# shellcheck source=scripts/lib/target.sh
+. "$TOPDIR/scripts/lib/target.sh"
 
 usage() {
 	cat <<USAGE
@@ -49,7 +51,7 @@ quote() {
 }
 
 main() {
-	local target="" kdir="" initrd="" limit=120 opt file token name start rc rc2 took verdict
+	local target="" kdir="" initrd="" limit=120 opt token name start rc rc2 took verdict
 
 	while getopts hi:k:t:T: opt; do
 		case "$opt" in
@@ -69,24 +71,21 @@ main() {
 	case "$limit" in
 	'' | *[!0-9]* | 0) die "-T needs a positive number of seconds, not '$limit'" ;;
 	esac
-	file=$("$TOPDIR/scripts/target.sh" -p "$PROG" "$target") || exit 2
-	unset QEMU_CPU QEMU_MEMORY DTB APPEND
-	# shellcheck disable=SC1090 # checked by target.sh just now
-	. "$file"
-	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$QEMU" timeout || exit 2
-	[ -f "$kdir/$IMAGE" ] || die "no kernel image '$kdir/$IMAGE' (build it first)"
-	[ -z "${DTB:-}" ] || [ -f "$kdir/$DTB" ] || die "no device tree '$kdir/$DTB' (build it first)"
+	load_target "$target"
+	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$t_qemu" timeout || exit 2
+	[ -f "$kdir/$t_image" ] || die "no kernel image '$kdir/$t_image' (build it first)"
+	[ -z "$t_dtb" ] || [ -f "$kdir/$t_dtb" ] || die "no device tree '$kdir/$t_dtb' (build it first)"
 	[ -f "$initrd" ] || die "no initramfs '$initrd'"
 
 	name="$target/$(basename "$kdir" | sed "s/^$target-//")"
 	token="$(date +%s)-$$"
-	set -- "$QEMU" -M "$QEMU_MACHINE"
-	[ -z "${QEMU_CPU:-}" ] || set -- "$@" -cpu "$QEMU_CPU"
-	set -- "$@" -m "${QEMU_MEMORY:-256M}" -nodefaults -display none -no-reboot \
-		-serial "file:$kdir/boot.log" -kernel "$kdir/$IMAGE"
-	[ -z "${DTB:-}" ] || set -- "$@" -dtb "$kdir/$DTB"
+	set -- "$t_qemu" -M "$t_qemu_machine"
+	[ -z "$t_qemu_cpu" ] || set -- "$@" -cpu "$t_qemu_cpu"
+	set -- "$@" -m "${t_qemu_memory:-256M}" -nodefaults -display none -no-reboot \
+		-serial "file:$kdir/boot.log" -kernel "$kdir/$t_image"
+	[ -z "$t_dtb" ] || set -- "$@" -dtb "$kdir/$t_dtb"
 	set -- "$@" -initrd "$initrd" \
-		-append "console=$CONSOLE panic=-1 kparity.token=$token${APPEND:+ $APPEND}"
+		-append "console=$t_console panic=-1 kparity.token=$token${t_append:+ $t_append}"
 	quote timeout -k 5 "$limit" "$@" >"$kdir/boot.cmd"
 	[ "${V:-0}" != 1 ] || cat "$kdir/boot.cmd" >&2
 

@@ -21,6 +21,8 @@ PROG=parity.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/lib/common.sh
 . "$TOPDIR/scripts/lib/common.sh"
+# shellcheck source=scripts/lib/target.sh
+. "$TOPDIR/scripts/lib/target.sh"
 KNOWN_COMPILERS="gcc clang"
 
 usage() {
@@ -38,11 +40,6 @@ commands, KSRC=DIR uses an existing kernel tree.
 USAGE
 }
 
-# known_targets: the target names, on one line.
-known_targets() {
-	"$TOPDIR/scripts/target.sh" -l | tr '\n' ' ' | sed 's/ $//'
-}
-
 # words LIST: LIST with commas as spaces, duplicates dropped, order kept.
 words() {
 	printf '%s\n' "$1" | tr ',' ' ' | tr -s ' ' '\n' | awk 'NF && !seen[$0]++' | tr '\n' ' ' | sed 's/ $//'
@@ -50,15 +47,8 @@ words() {
 
 # suffix COMPILER: the build directory suffix kernel-build.sh uses.
 suffix() {
-	local llvm="${LLVM:-1}"
-
-	case "$1:$llvm" in
-	gcc:*) echo gcc ;;
-	clang:1) echo clang ;;
-	clang:-[0-9]*) echo "clang$llvm" ;;
-	clang:*/) echo "clang-$("${llvm}clang" -dumpversion | cut -d. -f1)" ;;
-	*) die "LLVM='$llvm' is none of 1, -VERSION, DIR/" ;;
-	esac
+	compiler_select "$1"
+	printf '%s\n' "$cc_suffix"
 }
 
 # has_compiler NAME: NAME is among the compilers of this run.

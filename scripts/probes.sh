@@ -26,18 +26,17 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 START_SRC="$TOPDIR/tests/probes/lib/start.c"
 TAB=$(printf '\t')
 
-# Targets in matrix order.  Per-target data: the GNU triple (cross
-# compiler prefix and clang --target), the uname -m pattern of a host that
-# runs its binaries natively, and the QEMU user emulator otherwise.
-TARGETS="x86_64 arm aarch64"
+# The user-mode targets, in matrix order, and their data.
+USER_TARGETS="$TOPDIR/scripts/targets/user-mode.list"
+TARGETS=$(awk '!/^[ \t]*(#|$)/ { printf "%s%s", sep, $1; sep = " " }' "$USER_TARGETS")
 
+# target_data TARGET: set t_triple, t_machine and t_qemu from its line in
+# $USER_TARGETS; fail for an unknown TARGET.
 target_data() {
-	case "$1" in
-	x86_64) t_triple=x86_64-linux-gnu t_machine='x86_64' t_qemu=qemu-x86_64 ;;
-	arm) t_triple=arm-linux-gnueabi t_machine='arm*' t_qemu=qemu-arm ;;
-	aarch64) t_triple=aarch64-linux-gnu t_machine='aarch64' t_qemu=qemu-aarch64 ;;
-	*) return 1 ;;
-	esac
+	read -r t_triple t_machine t_qemu <<EOF
+$(awk -v t="$1" '!/^[ \t]*#/ && $1 == t { print $2, $3, $4; exit }' "$USER_TARGETS")
+EOF
+	[ -n "$t_qemu" ]
 }
 
 # What every probe command gets: kernel-like code generation, no C
