@@ -89,53 +89,8 @@ verify() {
 	local config="$1"
 
 	shift
-	awk -v prog="$PROG" '
-		# parse(): set sym and val from a .config line; 0 if none.
-		function parse(line) {
-			if (match(line, /^CONFIG_[A-Za-z0-9_]+=/)) {
-				sym = substr(line, 1, RLENGTH - 1)
-				val = substr(line, RLENGTH + 1)
-				return 1
-			}
-			if (line ~ /^# CONFIG_[A-Za-z0-9_]+ is not set$/) {
-				split(line, f, " ")
-				sym = f[2]
-				val = "n"
-				return 1
-			}
-			return 0
-		}
-		part == "config" {
-			if (parse($0))
-				have[sym] = val
-			next
-		}
-		parse($0) {
-			order[++n] = sym
-			last[sym] = n
-			want[sym] = val
-			from[sym] = FILENAME
-		}
-		END {
-			for (i = 1; i <= n; i++) {
-				sym = order[i]
-				if (last[sym] != i)
-					continue
-				if (sym in have && have[sym] == want[sym])
-					continue
-				if (!(sym in have) && want[sym] == "n")
-					continue
-				printf "%s: %s=%s requested by %s but .config ", prog, sym, want[sym], from[sym]
-				if (!(sym in have))
-					printf "does not mention it\n"
-				else if (have[sym] == "n")
-					printf "has '\''# %s is not set'\''\n", sym
-				else
-					printf "has '\''%s=%s'\''\n", sym, have[sym]
-				bad = 1
-			}
-			exit bad
-		}' part=config "$config" part=fragment "$@" >&2
+	awk -v prog="$PROG" -f "$TOPDIR/scripts/lib/kconfig-verify.awk" \
+		part=config "$config" part=fragment "$@" >&2
 }
 
 main() {

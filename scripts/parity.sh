@@ -178,23 +178,8 @@ build_cell() {
 		--arg version "$(if [ "$vstat" != skipped ]; then
 			sed -n 's/\r$//; s/^kparity-init: version //p' "$kdir/boot.log" 2>/dev/null | head -n 1; fi)" \
 		--arg last "$(if [ "$vstat" = fail ]; then tail -n 15 "$kdir/boot.log" 2>/dev/null | tr -d '\r'; fi)" \
-		--slurpfile warnings "$cells/$target-$compiler.warnings" '
-		{target: $target, compiler: $compiler, name: $name, dir: $dir,
-		 compiler_version: $ccver,
-		 build: {status: $bstat, seconds: $bsecs,
-			 make_seconds: (if $made == "" then null else ($made | tonumber) end),
-			 reason: (if $breason == "" then null else $breason end),
-			 log: ($dir + "/build.log"), reproduce: $brepro},
-		 boot: {status: $vstat,
-			seconds: (if $vstat == "skipped" then null else $vsecs end),
-			reason: (if $verdict == "" or $verdict == "pass" then null
-				 else ($verdict | ltrimstr("fail: ")) end),
-			proc_version: (if $version == "" then null else $version end),
-			last_lines: (if $last == "" then [] else ($last | split("\n")) end),
-			log: ($dir + "/boot.log"),
-			reproduce: (if $vrepro == "" then null else $vrepro end),
-			qemu: (if $qemu == "" then null else $qemu end)},
-		 warnings: $warnings[0]}' >"$cells/$target-$compiler.json"
+		--slurpfile warnings "$cells/$target-$compiler.warnings" \
+		-f "$TOPDIR/scripts/lib/parity-cell.jq" >"$cells/$target-$compiler.json"
 }
 
 # compare TARGET: diff the gcc and clang vmlinux of TARGET with kabi; write
@@ -246,14 +231,8 @@ compare() {
 		jq --arg status "$status" --arg reason "$reason" \
 			--slurpfile r "$cells/$target.kabi.repro" \
 			--slurpfile gcc "$cells/$target.gcc.layout" \
-			--slurpfile clang "$cells/$target.clang.layout" '
-			def pick($side; $t): [$side[0].types[] | select(.kind == $t.kind and .name == $t.name)][0];
-			{status: $status, reason: (if $reason == "" then null else $reason end),
-			 summary: .summary,
-			 incompatible: [.types[] | select(.incompatible)
-				| {kind, name, decl_file, decl_line, findings,
-				   gcc: pick($gcc; .), clang: pick($clang; .)}],
-			 reproduce: $r[0]}' "$json" >"$cells/$target.kabi.json"
+			--slurpfile clang "$cells/$target.clang.layout" \
+			-f "$TOPDIR/scripts/lib/parity-kabi.jq" "$json" >"$cells/$target.kabi.json"
 	else
 		failures="$failures$target kabi: $reason
 "
@@ -307,17 +286,8 @@ assemble() {
 			echo 'null' >"$cells/$target.nokabi.json"
 			kabi_file="$cells/$target.nokabi.json"
 		fi
-		jq -s --arg target "$target" --slurpfile kabi "$kabi_file" '
-			. as $cells
-			| def flags($c): ([$cells[] | select(.compiler == $c)][0].warnings.by_flag // {});
-			{name: $target, cells: $cells,
-			 warnings_diff: (if ($cells | length) == 2 then
-				(flags("gcc") as $g | flags("clang") as $c
-				 | {only_gcc: ($g | with_entries(select(.key as $k | $c | has($k) | not))),
-				    only_clang: ($c | with_entries(select(.key as $k | $g | has($k) | not))),
-				    gcc: ([$g[]] | add // 0), clang: ([$c[]] | add // 0)})
-				else null end),
-			 kabi: $kabi[0]}' "$@" >"$cells/$target.target.json"
+		jq -s --arg target "$target" --slurpfile kabi "$kabi_file" \
+			-f "$TOPDIR/scripts/lib/parity-target.jq" "$@" >"$cells/$target.target.json"
 	done
 	set --
 	for target in $targets; do

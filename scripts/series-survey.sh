@@ -100,21 +100,7 @@ prepare_tree() {
 # itself ('clang-19: error: argument unused during compilation: ...'),
 # which carry no file name, in the format of warnings.sh -l.
 driver_diagnostics() {
-	awk '
-		/^[^ :]*(clang|gcc)(-[0-9]+)?: (warning|error): / {
-			kind = ($0 ~ /: error: /) ? "error" : "warning"
-			flag = "(none)"
-			if (match($0, /\[-W[^]]*\]$/)) {
-				flag = substr($0, RSTART + 1, RLENGTH - 2)
-				sub(/^-Werror,/, "", flag)
-				sub(/^-Werror=/, "-W", flag)
-			}
-			text = $0
-			sub(/^[^:]*: (warning|error): /, "", text)
-			sub(/ \[-W[^]]*\]$/, "", text)
-			line = kind "\t" flag "\t(driver)\t0\t" text
-			if (!(line in seen)) { seen[line] = 1; print line }
-		}' "$1"
+	awk -f "$TOPDIR/scripts/lib/driver-diagnostics.awk" "$1"
 }
 
 # survey_one SRCDIR BUILDDIR PHASE JOBS NAME: configure and build one
