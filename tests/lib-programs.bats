@@ -39,51 +39,51 @@ expected() {
 		"t: $FIX/bad.target.in: missing key 'IMAGE'")"
 }
 
-@test "probes-parse.awk: the records of a well-formed probe" {
-	run -0 awk -v all_targets="x86_64 arm aarch64" -f "$L/probes-parse.awk" \
-		tests/fixtures/probes/outcomes/ranges.c
-	expected probes-parse-ranges
+@test "compiler-bugs-parse.awk: the records of a well-formed case" {
+	run -0 awk -v all_targets="x86_64 arm aarch64" -f "$L/compiler-bugs-parse.awk" \
+		tests/fixtures/compiler-bugs/outcomes/ranges.c
+	expected compiler-bugs-parse-ranges
 }
 
-@test "probes-parse.awk: only error records for a malformed probe" {
-	run -0 awk -v all_targets="x86_64 arm aarch64" -f "$L/probes-parse.awk" \
-		tests/fixtures/probes/malformed/bad-selector.c
+@test "compiler-bugs-parse.awk: only error records for a malformed case" {
+	run -0 awk -v all_targets="x86_64 arm aarch64" -f "$L/compiler-bugs-parse.awk" \
+		tests/fixtures/compiler-bugs/malformed/bad-selector.c
 	assert_output "error${TAB}8${TAB}'14' in a selector is neither a version range (<17, >=14.0.6) nor a target (x86_64 arm aarch64)"
 }
 
-@test "probes-recorded.awk: the first selector that holds wins" {
-	awk -v all_targets="x86_64 arm aarch64" -f "$L/probes-parse.awk" \
-		tests/fixtures/probes/outcomes/ranges.c >"$T/tags"
-	run -0 awk -F "$TAB" -v fam=gcc -v ver=4.9 -v tgt=x86_64 -f "$L/probes-recorded.awk" "$T/tags"
+@test "compiler-bugs-recorded.awk: the first selector that holds wins" {
+	awk -v all_targets="x86_64 arm aarch64" -f "$L/compiler-bugs-parse.awk" \
+		tests/fixtures/compiler-bugs/outcomes/ranges.c >"$T/tags"
+	run -0 awk -F "$TAB" -v fam=gcc -v ver=4.9 -v tgt=x86_64 -f "$L/compiler-bugs-recorded.awk" "$T/tags"
 	assert_output "9${TAB}reject${TAB}reject${TAB}"
-	run -0 awk -F "$TAB" -v fam=gcc -v ver=12.2.0 -v tgt=arm -f "$L/probes-recorded.awk" "$T/tags"
+	run -0 awk -F "$TAB" -v fam=gcc -v ver=12.2.0 -v tgt=arm -f "$L/compiler-bugs-recorded.awk" "$T/tags"
 	assert_output "11${TAB}reject${TAB}reject${TAB}"
-	run -0 awk -F "$TAB" -v fam=gcc -v ver=12.2.0 -v tgt=x86_64 -f "$L/probes-recorded.awk" "$T/tags"
+	run -0 awk -F "$TAB" -v fam=gcc -v ver=12.2.0 -v tgt=x86_64 -f "$L/compiler-bugs-recorded.awk" "$T/tags"
 	assert_output "13${TAB}accept${TAB}accept${TAB}"
-	run -0 awk -F "$TAB" -v fam=clang -v ver=19.1.7 -v tgt=x86_64 -f "$L/probes-recorded.awk" "$T/tags"
+	run -0 awk -F "$TAB" -v fam=clang -v ver=19.1.7 -v tgt=x86_64 -f "$L/compiler-bugs-recorded.awk" "$T/tags"
 	assert_output "12${TAB}reject${TAB}reject${TAB}"
 }
 
-@test "probes-recorded.awk: none when no selector holds" {
+@test "compiler-bugs-recorded.awk: none when no selector holds" {
 	printf 'name\tn\nexpect\t9\tclang\t<5\t\treject\treject\t\n' >"$T/tags"
-	run -0 awk -F "$TAB" -v fam=gcc -v ver=12 -v tgt=x86_64 -f "$L/probes-recorded.awk" "$T/tags"
+	run -0 awk -F "$TAB" -v fam=gcc -v ver=12 -v tgt=x86_64 -f "$L/compiler-bugs-recorded.awk" "$T/tags"
 	assert_output "0${TAB}none${TAB}${TAB}"
 }
 
-@test "probes-matrix.awk: the text matrix of a run" {
-	local r=$FIX/probes-run
-	run -0 awk -F "$TAB" -v targets="x86_64 arm aarch64" -v nprobes="$(wc -l <"$r/probes-list.tsv")" \
-		-f "$L/probes-matrix.awk" "$r/compilers.tsv" "$r/malformed.tsv" "$r/results.tsv"
-	expected probes-matrix
+@test "compiler-bugs-matrix.awk: the text matrix of a run" {
+	local r=$FIX/compiler-bugs-run
+	run -0 awk -F "$TAB" -v targets="x86_64 arm aarch64" -v ncases="$(wc -l <"$r/cases-list.tsv")" \
+		-f "$L/compiler-bugs-matrix.awk" "$r/compilers.tsv" "$r/malformed.tsv" "$r/results.tsv"
+	expected compiler-bugs-matrix
 }
 
-@test "probes-matrix.jq: the JSON matrix of a run" {
+@test "compiler-bugs-matrix.jq: the JSON matrix of a run" {
 	need_tool jq
-	local r=$FIX/probes-run
+	local r=$FIX/compiler-bugs-run
 	run -0 jq -n --rawfile compilers "$r/compilers.tsv" --rawfile skipped "$r/skipped.tsv" \
-		--rawfile probes "$r/probes.tsv" --rawfile results "$r/results.tsv" \
-		--rawfile malformed "$r/malformed.tsv" -f "$L/probes-matrix.jq"
-	expected probes-matrix-json
+		--rawfile cases "$r/cases.tsv" --rawfile results "$r/results.tsv" \
+		--rawfile malformed "$r/malformed.tsv" -f "$L/compiler-bugs-matrix.jq"
+	expected compiler-bugs-matrix-json
 }
 
 @test "parity-cell.jq: a built and booted cell, empty strings as null" {

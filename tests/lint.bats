@@ -44,7 +44,7 @@ no_spdx() {
 	assert_line Makefile
 	assert_line tools/kabi/main.c
 	assert_line tests/make.bats
-	assert_line scripts/lib/probes-parse.awk
+	assert_line scripts/lib/compiler-bugs-parse.awk
 	assert_line scripts/lib/parity-cell.jq
 }
 
