@@ -113,9 +113,7 @@ main() {
 	done
 	shift $((OPTIND - 1))
 	[ $# -eq 0 ] || { usage >&2; exit 2; }
-	case "$runs" in
-	'' | *[!0-9]* | 0) die "-n needs a positive number, not '$runs'" ;;
-	esac
+	is_positive "$runs" || die "-n needs a positive number, not '$runs'"
 	command -v strace >/dev/null || die "cannot find strace (scripts/deps.sh check)"
 	load_target "$BENCH_TARGET"
 	compiler_select clang

@@ -464,12 +464,8 @@ main() {
 		*) break ;;
 		esac
 	done
-	case "$nruns" in
-	'' | *[!0-9]* | 0) die "-n needs a positive number, not '$nruns'" ;;
-	esac
-	case "$abi_timeout" in
-	'' | *[!0-9]* | 0) die "-t needs a positive number of seconds, not '$abi_timeout'" ;;
-	esac
+	is_positive "$nruns" || die "-n needs a positive number, not '$nruns'"
+	is_positive "$abi_timeout" || die "-t needs a positive number of seconds, not '$abi_timeout'"
 	case $# in
 	0)
 		old="$builddir/kernel/x86_64-gcc/vmlinux"

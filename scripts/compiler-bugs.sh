@@ -489,8 +489,8 @@ main() {
 		esac
 	done
 	only_cases="$*"
-	case "$tmo" in '' | *[!0-9]* | 0) die "the time limit must be a positive number of seconds, not '$tmo'" ;; esac
-	case "$jobs" in '' | *[!0-9]* | 0) die "the job count must be a positive number, not '$jobs'" ;; esac
+	is_positive "$tmo" || die "the time limit must be a positive number of seconds, not '$tmo'"
+	is_positive "$jobs" || die "the job count must be a positive number, not '$jobs'"
 	for t in $only_targets; do
 		in_list "$t" "$TARGETS" || die "unknown target '$t' (known: $TARGETS)"
 	done

@@ -68,9 +68,7 @@ main() {
 		usage >&2
 		exit 2
 	fi
-	case "$limit" in
-	'' | *[!0-9]* | 0) die "-T needs a positive number of seconds, not '$limit'" ;;
-	esac
+	is_positive "$limit" || die "-T needs a positive number of seconds, not '$limit'"
 	load_target "$target"
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$t_qemu" timeout || exit 2
 	[ -f "$kdir/$t_image" ] || die "no kernel image '$kdir/$t_image' (build it first)"

@@ -190,9 +190,7 @@ main() {
 		usage >&2
 		exit 2
 	fi
-	case "$jobs" in
-	'' | *[!0-9]* | 0) die "-j needs a positive number, not '$jobs'" ;;
-	esac
+	is_positive "$jobs" || die "-j needs a positive number, not '$jobs'"
 	load_target "$target"
 	setup_compiler "$compiler"
 	suffix="$cc_suffix"

@@ -145,9 +145,7 @@ main() {
 	done
 	shift $((OPTIND - 1))
 	[ $# -eq 0 ] || { usage >&2; exit 2; }
-	case "$jobs" in
-	'' | *[!0-9]* | 0) die "-j needs a positive number, not '$jobs'" ;;
-	esac
+	is_positive "$jobs" || die "-j needs a positive number, not '$jobs'"
 	[ -f "$patchdir/series" ] || die "cannot read '$patchdir/series'"
 	patchdir=$(cd "$patchdir" && pwd)
 	load_target "$target"

@@ -189,9 +189,7 @@ main() {
 	before | after) ;;
 	*) die "unknown phase '$phase' (known: before after)" ;;
 	esac
-	case "$jobs" in
-	'' | *[!0-9]* | 0) die "-j needs a positive number, not '$jobs'" ;;
-	esac
+	is_positive "$jobs" || die "-j needs a positive number, not '$jobs'"
 	# shellcheck disable=SC2086 # a list of words
 	[ $# -gt 0 ] || set -- $DEFAULT_BUILDS
 

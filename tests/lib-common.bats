@@ -152,6 +152,20 @@ makefile() {
 	assert_output ""
 }
 
+@test "is_positive: whole numbers above zero" {
+	for v in 1 16 007; do
+		run -0 is_positive "$v"
+		assert_output ""
+	done
+}
+
+@test "is_positive: not zero, a sign, a fraction, a word or nothing" {
+	for v in 0 00 -1 +1 1.5 ' 1' 2x x ''; do
+		run -1 is_positive "$v"
+		assert_output ""
+	done
+}
+
 @test "tree_version: VERSION.PATCHLEVEL.SUBLEVEL of the top Makefile" {
 	makefile "$T/k" '# SPDX-License-Identifier: GPL-2.0' 'VERSION = 6' 'PATCHLEVEL = 1' \
 		'SUBLEVEL = 158' 'EXTRAVERSION =' 'NAME = Curry Ramen' 'VERSION = 9'

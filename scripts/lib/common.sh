@@ -101,6 +101,17 @@ median() {
 		END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# is_positive VALUE
+# Usage: is_positive "$jobs" || die "-j needs a positive number, not '$jobs'"
+# Succeeds when VALUE is a whole number above zero, written in digits only.
+is_positive() {
+	case "$1" in
+	'' | *[!0-9]*) return 1 ;;
+	*[1-9]*) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
 # tree_version DIR
 # Usage: have=$(tree_version "$srcdir") || die "'$srcdir' is not a kernel tree"
 # Prints VERSION.PATCHLEVEL.SUBLEVEL of DIR's top Makefile. Prints nothing
