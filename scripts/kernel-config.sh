@@ -67,15 +67,7 @@ failed() {
 # check_fragments FRAGMENT...: exit 2 on a line that is neither blank, a
 # comment nor a Kconfig assignment, so that a typo is not silently ignored.
 check_fragments() {
-	awk -v prog="$PROG" '
-		/^[ \t]*$/ || /^#/ { next }
-		/^CONFIG_[A-Za-z0-9_]+=./ { next }
-		{
-			printf "%s: %s:%d: not a Kconfig assignment: '\''%s'\''\n",
-				prog, FILENAME, FNR, $0 > "/dev/stderr"
-			bad = 1
-		}
-		END { exit bad ? 2 : 0 }' "$@"
+	awk -v prog="$PROG" -f "$TOPDIR/scripts/lib/kconfig-lines.awk" "$@"
 }
 
 # verify CONFIG FRAGMENT...: print one line per symbol whose requested

@@ -47,16 +47,8 @@ diagnostics() {
 
 # summary: the default report from the -l listing on stdin.
 summary() {
-	awk -F '\t' '
-		{ kinds[$1]++; flags[$2]++; files[$3]++ }
-		END {
-			printf "0\t0\t\twarnings %d\n", kinds["warning"]
-			printf "1\t0\t\terrors %d\n", kinds["error"]
-			for (f in flags)
-				printf "2\t%d\t%s\tflag %s %d\n", flags[f], f, f, flags[f]
-			for (f in files)
-				printf "3\t%d\t%s\tfile %s %d\n", files[f], f, f, files[f]
-		}' | LC_ALL=C sort -t "$(printf '\t')" -k1,1n -k2,2nr -k3,3 | cut -f 4
+	awk -F '\t' -f "$TOPDIR/scripts/lib/warnings-summary.awk" |
+		LC_ALL=C sort -t "$(printf '\t')" -k1,1n -k2,2nr -k3,3 | cut -f 4
 }
 
 main() {

@@ -7,6 +7,7 @@ load common
 setup() {
 	T=$BATS_TEST_TMPDIR
 	PROG=lib-test
+	TOPDIR=$TOP
 	# shellcheck source=scripts/lib/common.sh
 	. "$TOP/scripts/lib/common.sh"
 }
@@ -14,7 +15,7 @@ setup() {
 # in_sh CODE: run CODE in a POSIX sh that has sourced common.sh, as a
 # script does (die exits the shell, so it cannot run in bats' own)
 in_sh() {
-	PROG=lib-test sh -c '. "$1/scripts/lib/common.sh" && eval "$2"' sh "$TOP" "$1"
+	PROG=lib-test TOPDIR="$TOP" sh -c '. "$TOPDIR/scripts/lib/common.sh" && eval "$1"' sh "$1"
 }
 
 # makefile DIR LINES...: a top Makefile in DIR made of LINES

@@ -169,3 +169,34 @@ expected() {
 		error '(none)' '(driver)' 0 "unrecognized command-line option '-mfoo'" \
 		warning '(none)' '(driver)' 0 "no flag here")"
 }
+
+@test "kconfig-lines.awk: blank, comment and assignment lines pass" {
+	run -0 --separate-stderr awk -v prog=k -f "$L/kconfig-lines.awk" "$FIX/fragment" kconfig/fragments/x86_64.config
+	assert_output ""
+	assert_equal "$stderr" ""
+}
+
+@test "kconfig-lines.awk: any other line is named with file and line, exit 2" {
+	printf 'CONFIG_A=y\nCONFIG_B y\n\nCONFIG_C=\n' >"$T/frag"
+	run -2 --separate-stderr awk -v prog=k -f "$L/kconfig-lines.awk" "$T/frag"
+	assert_output ""
+	assert_equal "$stderr" "$(printf '%s\n' \
+		"k: $T/frag:2: not a Kconfig assignment: 'CONFIG_B y'" \
+		"k: $T/frag:4: not a Kconfig assignment: 'CONFIG_C='")"
+}
+
+@test "warnings-summary.awk: one count per kind, flag and file" {
+	printf '%s\t%s\t%s\t%s\t%s\n' \
+		warning -Wunused a.c 1 x warning -Wunused b.c 2 y error '(none)' a.c 3 z >"$T/list"
+	awk -F "$TAB" -f "$L/warnings-summary.awk" "$T/list" >"$T/counts"
+	run -0 sort "$T/counts"
+	assert_output "$(printf '%s\t%s\t%s\t%s\n' \
+		0 0 '' 'warnings 2' 1 0 '' 'errors 1' \
+		2 1 '(none)' 'flag (none) 1' 2 2 -Wunused 'flag -Wunused 2' \
+		3 1 b.c 'file b.c 1' 3 2 a.c 'file a.c 2')"
+}
+
+@test "json-str.awk: its input less the last character, as a JSON string" {
+	run -0 awk -f "$L/json-str.awk" <<<"$(printf 'a"b\\c\td\001\ne.')"
+	assert_output '"a\"b\\c\td\u0001\ne"'
+}

@@ -69,26 +69,10 @@ fmt_time() {
 # Usage: printf '{"name":%s}' "$(json_str "$name")"
 # Prints S as a JSON string: quotes, backslashes and every control
 # character escaped (tab, CR and newline by name, the rest as \u00XX).
+# Needs TOPDIR.
 json_str() {
 	# The trailing '.' keeps a final newline of S through $( ) and awk.
-	printf '%s.' "$1" | LC_ALL=C awk '
-		BEGIN {
-			for (i = 1; i < 32; i++)
-				esc[sprintf("%c", i)] = sprintf("\\u%04x", i)
-			esc["\t"] = "\\t"
-			esc["\r"] = "\\r"
-			esc["\""] = "\\\""
-			esc["\\"] = "\\\\"
-		}
-		{
-			line = ""
-			for (i = 1; i <= length($0); i++) {
-				c = substr($0, i, 1)
-				line = line ((c in esc) ? esc[c] : c)
-			}
-			out = (NR > 1) ? out "\\n" line : line
-		}
-		END { printf "\"%s\"", substr(out, 1, length(out) - 1) }'
+	printf '%s.' "$1" | LC_ALL=C awk -f "$TOPDIR/scripts/lib/json-str.awk"
 }
 
 # median N...
