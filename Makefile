@@ -105,11 +105,11 @@ parity: deps-parity
 	$(Q)$(MAKE) --no-print-directory O=$(O) all
 	$(Q)scripts/parity.sh -o $(O) $(if $(TARGETS),-t '$(TARGETS)') $(if $(COMPILERS),-c '$(COMPILERS)')
 
-.PHONY: probes
-probes:
+.PHONY: compiler-bugs
+compiler-bugs:
 	$(Q)scripts/deps.sh build check
 	$(Q)$(MAKE) --no-print-directory O=$(O) all
-	$(Q)scripts/probes.sh -o $(O)
+	$(Q)scripts/compiler-bugs.sh -o $(O)
 
 # Fuzz kabi's reading and diff paths (FUZZ_TIME seconds per harness).
 fuzz: deps-check
@@ -172,7 +172,7 @@ help:
 	@echo 'Targets:'
 	@echo '  all       build the tools (kabi) into $$(O)'
 	@echo '  parity    build the default kernel with GCC and Clang and diff layouts'
-	@echo '  probes    run the compiler probes with every installed compiler and target'
+	@echo '  compiler-bugs  run the compiler-bug cases with every installed compiler and target'
 	@echo '  check     install test dependencies and run every test'
 	@echo '  fuzz      fuzz kabi with libFuzzer, FUZZ_TIME seconds per harness'
 	@echo '  bench-probes  no-op kernel rebuild, stock Kbuild probes against the overlay'

@@ -8,7 +8,8 @@
 # linker processes each spawned for probes (counted with strace).
 #
 # The kernel is built in BUILDDIR/overlay-test/ through the overlay first
-# (from the .config of BUILDDIR/kernel/x86_64-clang/) when it is not there.
+# (from the .config of BUILDDIR/kernel/x86_64-clang/, x86_64-clang-N with
+# LLVM=-N) when it is not there.
 # Stock and overlay answer the probes that shape this configuration's
 # command lines alike, so neither rebuilds anything after the other: the
 # script checks that vmlinux is untouched by the runs.
@@ -20,6 +21,12 @@ set -eu
 
 PROG=bench-probes.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
+# shellcheck source=scripts/lib/target.sh
+. "$TOPDIR/scripts/lib/target.sh"
+# The target whose tiny Clang build is timed.
+BENCH_TARGET=x86_64
 
 usage() {
 	cat <<USAGE
@@ -28,15 +35,6 @@ Time no-op rebuilds of BUILDDIR/overlay-test/ (tiny x86_64, LLVM=1) with
 stock Kbuild and with the overlay (warm cache), RUNS of each (default 5).
 Environment: LLVM=1|-N|DIR/ (default 1)
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
-step() {
-	printf '  %-7s %s\n' "$1" "$2" >&2
 }
 
 # kmake MODE ARGS...: make in the kernel tree for $objdir, MODE stock or
@@ -48,13 +46,13 @@ kmake() {
 	if [ "$mode" = overlay ]; then
 		set -- MAKEFILES="$TOPDIR/kbuild/overlay.mk" "$@"
 	fi
-	env -u MAKEFLAGS -u MAKELEVEL -u MAKEFILES make -C "$srcdir" O="$objdir" ARCH=x86_64 \
-		LLVM="$llvm" -j "$(nproc)" "$@" >>"$log" 2>&1
+	env -u MAKEFLAGS -u MAKELEVEL -u MAKEFILES make -C "$srcdir" O="$objdir" ARCH="$t_arch" \
+		LLVM="$cc_llvm" -j "$(nproc)" "$@" >>"$log" 2>&1
 }
 
 # prepare: a complete overlay build with a warm cache in $objdir
 prepare() {
-	local from="$builddir/kernel/x86_64-clang/.config"
+	local from="$builddir/kernel/$t_name-$cc_suffix/.config"
 
 	if [ ! -f "$objdir/.config" ]; then
 		[ -f "$from" ] || die "no '$from': run 'make parity' first"
@@ -82,12 +80,6 @@ timed() {
 	echo $(($(now_ms) - start))
 }
 
-# median N...: the median of the numbers
-median() {
-	printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
-		print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
 # probe_processes MODE: compiler and linker runs of one no-op rebuild that
 # are probes: those working in a probe's scratch directory (stock
 # Kbuild's .tmp_PID, the overlay's kparity-probe.*), and linker runs with
@@ -100,8 +92,8 @@ probe_processes() {
 	set --
 	[ "$mode" != overlay ] || set -- MAKEFILES="$TOPDIR/kbuild/overlay.mk"
 	strace -f -qq -s 4096 -e trace=execve -e signal=none -o "$trace" \
-		env -u MAKEFLAGS -u MAKELEVEL -u MAKEFILES make -C "$srcdir" O="$objdir" ARCH=x86_64 \
-		LLVM="$llvm" -j "$(nproc)" "$@" >>"$log" 2>&1
+		env -u MAKEFLAGS -u MAKELEVEL -u MAKEFILES make -C "$srcdir" O="$objdir" ARCH="$t_arch" \
+		LLVM="$cc_llvm" -j "$(nproc)" "$@" >>"$log" 2>&1
 	grep -E 'execve\("[^"]*/(clang|ld\.lld)[^"/]*", ' "$trace" | grep -v ' = -1 ' |
 		grep -c -E -e '\.tmp_|kparity-probe\.' -e '\["[^"]*", "[^"]*".*, "-v"\]' || :
 	rm -f "$trace"
@@ -121,11 +113,10 @@ main() {
 	done
 	shift $((OPTIND - 1))
 	[ $# -eq 0 ] || { usage >&2; exit 2; }
-	case "$runs" in
-	'' | *[!0-9]* | 0) die "-n needs a positive number, not '$runs'" ;;
-	esac
+	is_positive "$runs" || die "-n needs a positive number, not '$runs'"
 	command -v strace >/dev/null || die "cannot find strace (scripts/deps.sh check)"
-	llvm="${LLVM:-1}"
+	load_target "$BENCH_TARGET"
+	compiler_select clang
 
 	srcdir=$("$TOPDIR/scripts/kernel-src.sh" -o "$builddir") || exit 2
 	mkdir -p "$builddir/overlay-test"

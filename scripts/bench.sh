@@ -17,6 +17,9 @@
 set -eu
 
 PROG=bench.sh
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
 TIME=/usr/bin/time
 
 # The distro pair: Debian's debug vmlinux of two consecutive ABIs.
@@ -43,15 +46,6 @@ Benchmark BUILDDIR/kabi against pahole, codiff and abidiff.
 Environment: KPARITY_CACHE_DIR (default BUILDDIR/cache) keeps the distro
 vmlinux pair; KPARITY_BENCH_ABI="N M" picks its two ABI numbers.
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
-step() {
-	printf '  %-7s %s\n' "$1" "$2" >&2
 }
 
 # ---- inputs ---------------------------------------------------------------
@@ -165,10 +159,10 @@ kabi_ok() {
 	esac
 }
 
-# median TAG FIELD: median of FIELD (3 wall, 4 cpu, 5 rss) over TAG's runs
-median() {
-	awk -v t="$1" -v f="$2" '$1 == t { print $f }' "$results" | sort -n |
-		awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+# run_median TAG FIELD: median of FIELD (3 wall, 4 cpu, 5 rss) over TAG's runs
+run_median() {
+	# shellcheck disable=SC2046 # one number a word
+	median $(awk -v t="$1" -v f="$2" '$1 == t { print $f }' "$results")
 }
 
 # status TAG: the exit status of TAG's first run
@@ -311,11 +305,6 @@ completed() {
 	esac
 }
 
-# json_str S: S as a JSON string
-json_str() {
-	printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"
-}
-
 # jnum V: V, or null when it is empty or "-"
 jnum() {
 	case "$1" in
@@ -330,14 +319,14 @@ row() {
 	local id="$1" label="$2" ktag="$3" atag="$4" tool="$5"
 	local kw kc kr aw="" ac="" ar="" res rw rr shown
 
-	kw=$(median "$ktag" 3)
-	kc=$(median "$ktag" 4)
-	kr=$(median "$ktag" 5)
+	kw=$(run_median "$ktag" 3)
+	kc=$(run_median "$ktag" 4)
+	kr=$(run_median "$ktag" 5)
 	res=$(result "$atag")
 	if completed "$atag"; then
-		aw=$(median "$atag" 3)
-		ac=$(median "$atag" 4)
-		ar=$(median "$atag" 5)
+		aw=$(run_median "$atag" 3)
+		ac=$(run_median "$atag" 4)
+		ar=$(run_median "$atag" 5)
 	fi
 	shown=${aw:--}
 	rw=$(ratio "$kw" "$aw")
@@ -362,8 +351,8 @@ targets_dump() {
 	local rw rr
 
 	target="wall <= $DUMP_WALL_MAX, rss <= $DUMP_RSS_MAX"
-	rw=$(ratio "$(median "kabi-dump-$1" 3)" "$(median "pahole-$1" 3)")
-	rr=$(ratio "$(median "kabi-dump-$1" 5)" "$(median "pahole-$1" 5)")
+	rw=$(ratio "$(run_median "kabi-dump-$1" 3)" "$(run_median "pahole-$1" 3)")
+	rr=$(ratio "$(run_median "kabi-dump-$1" 5)" "$(run_median "pahole-$1" 5)")
 	[ "$(status "pahole-$1")" = 0 ] && le "$rw" "$DUMP_WALL_MAX" && le "$rr" "$DUMP_RSS_MAX" && verdict=PASS || verdict=FAIL
 }
 
@@ -371,17 +360,17 @@ targets_diff() {
 	local rw
 
 	target="wall <= $DIFF_WALL_MAX, kabi rss <= 1 GB"
-	rw=$(ratio "$(median "kabi-diff-$1" 3)" "$(median "codiff-$1" 3)")
+	rw=$(ratio "$(run_median "kabi-diff-$1" 3)" "$(run_median "codiff-$1" 3)")
 	[ "$(status "codiff-$1")" = 0 ] && le "$rw" "$DIFF_WALL_MAX" &&
-		le "$(median "kabi-diff-$1" 5)" "$DIFF_RSS_MAX_KB" && verdict=PASS || verdict=FAIL
+		le "$(run_median "kabi-diff-$1" 5)" "$DIFF_RSS_MAX_KB" && verdict=PASS || verdict=FAIL
 }
 
 targets_abidiff() {
 	local kw aw
 
 	target="${ABIDIFF_FACTOR}x faster"
-	kw=$(median "kabi-diff-$1" 3)
-	aw=$(median "abidiff-$1" 3)
+	kw=$(run_median "kabi-diff-$1" 3)
+	aw=$(run_median "abidiff-$1" 3)
 	case "$(result "abidiff-$1")" in
 	timeout) aw=$abi_timeout ;;
 	ok | "exit 4" | "exit 8" | "exit 12") ;;
@@ -418,7 +407,7 @@ report() {
 
 	printf '\nkabi dump peak RSS:'
 	for p in $pairs; do
-		printf ' %s %s MB (.debug_info %s MB);' "$p" "$(mb "$(median "kabi-dump-$p" 5)")" \
+		printf ' %s %s MB (.debug_info %s MB);' "$p" "$(mb "$(run_median "kabi-dump-$p" 5)")" \
 			"$(mb "$(($(info_bytes "$p") / 1024))")"
 	done
 	printf '\n\n'
@@ -438,7 +427,7 @@ report() {
 			[ "$first" = 1 ] || printf ','
 			first=0
 			printf '"%s":{"kabi_dump_rss_kb":%s,"debug_info_bytes":%s}' "$p" \
-				"$(median "kabi-dump-$p" 5)" "$(info_bytes "$p")"
+				"$(run_median "kabi-dump-$p" 5)" "$(info_bytes "$p")"
 		done
 		printf '},\n"checks":['
 		first=1
@@ -475,12 +464,8 @@ main() {
 		*) break ;;
 		esac
 	done
-	case "$nruns" in
-	'' | *[!0-9]* | 0) die "-n needs a positive number, not '$nruns'" ;;
-	esac
-	case "$abi_timeout" in
-	'' | *[!0-9]* | 0) die "-t needs a positive number of seconds, not '$abi_timeout'" ;;
-	esac
+	is_positive "$nruns" || die "-n needs a positive number, not '$nruns'"
+	is_positive "$abi_timeout" || die "-t needs a positive number of seconds, not '$abi_timeout'"
 	case $# in
 	0)
 		old="$builddir/kernel/x86_64-gcc/vmlinux"

@@ -22,6 +22,9 @@
 set -eu
 
 PROG=boot-verdict.sh
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
 
 usage() {
 	cat <<USAGE
@@ -32,11 +35,6 @@ kparity.token=TOKEN.
 USAGE
 }
 
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
 main() {
 	[ $# -eq 3 ] || { usage >&2; exit 2; }
 	[ -r "$1" ] || die "cannot read '$1'"
@@ -45,38 +43,7 @@ main() {
 	esac
 	[ -n "$3" ] || die "empty TOKEN"
 
-	awk -v status="$2" -v token="$3" '
-		{ sub(/\r+$/, "") }
-		!panic && /Kernel panic - not syncing/ {
-			panic = $0
-			sub(/.*Kernel panic - not syncing: */, "", panic)
-			if (panic == "")
-				panic = "(no message)"
-		}
-		$0 == "kparity-init: marker " token { marker = 1 }
-		marker && /^kparity-init: FAILED / {
-			failed = failed (failed == "" ? "" : ", ") substr($0, 22)
-		}
-		marker && $0 == "kparity-init: PASS " token { pass = 1 }
-		END {
-			if (panic != "")
-				print "fail: kernel panic: " panic
-			else if (status == 124 || status == 137)
-				print "fail: hang: no verdict from the guest before the time limit"
-			else if (status != 0)
-				print "fail: qemu exited " status
-			else if (!marker)
-				print "fail: no marker: init never printed \"kparity-init: marker " token "\""
-			else if (failed != "")
-				print "fail: smoke check failed: " failed
-			else if (!pass)
-				print "fail: no PASS: init printed its marker but not \"kparity-init: PASS " token "\""
-			else {
-				print "pass"
-				exit 0
-			}
-			exit 1
-		}' "$1"
+	awk -v status="$2" -v token="$3" -f "$TOPDIR/scripts/lib/boot-verdict.awk" "$1"
 }
 
 main "$@"

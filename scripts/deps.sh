@@ -9,6 +9,9 @@
 set -eu
 
 PROG=deps.sh
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
 
 # One group per job; a job asks for the groups it uses.
 PKGS_build="make gcc libc6-dev pkg-config libelf-dev libdw-dev"
@@ -25,11 +28,6 @@ Groups: build check kernel parity bench all
   --check  install nothing; exit 1 and name what is missing
   --list   print the packages of the groups, one per line
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
 }
 
 group_pkgs() {

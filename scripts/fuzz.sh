@@ -13,6 +13,8 @@ set -eu
 
 PROG=fuzz.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
 
 usage() {
 	cat <<USAGE
@@ -20,15 +22,6 @@ usage: $PROG [-o BUILDDIR] [-t SECONDS] [HARNESS...]
 Build and run the kabi fuzz harnesses (default: read diff) for SECONDS
 each (default: 120, or \$FUZZ_TIME).
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
-step() {
-	printf '  %-7s %s\n' "$1" "$2" >&2
 }
 
 # build_harness NAME: compile tools/kabi/fuzz/fuzz-NAME.c with kabi's sources

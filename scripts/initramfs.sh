@@ -17,6 +17,10 @@ set -eu
 
 PROG=initramfs.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
+# shellcheck source=scripts/lib/target.sh
+. "$TOPDIR/scripts/lib/target.sh"
 SRC="$TOPDIR/scripts/initramfs"
 
 usage() {
@@ -25,15 +29,6 @@ usage: $PROG -o BUILDDIR -t TARGET
 Build BUILDDIR/initramfs/TARGET/initramfs.cpio unless it is up to date,
 and print its path. V=1 shows the commands.
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
-step() {
-	printf '  %-7s %s\n' "$1" "$2" >&2
 }
 
 # run CMD...: run CMD, its output to $log (and stderr with V=1).
@@ -50,13 +45,13 @@ run() {
 inputs() {
 	printf 'srcdir %s %s\n' "$1" "$(stat -c %Y "$1/Makefile")"
 	printf 'cc %s\n' "$("$2" --version | head -n 1)"
-	printf 'ARCH=%s\n' "$ARCH"
+	printf 'ARCH=%s\n' "$t_arch"
 	cksum "$SRC/init.c" "$SRC/check" "$SRC/initramfs.list" "$0" |
 		awk '{ print $1, $2 }'
 }
 
 main() {
-	local builddir="" target="" opt file srcdir dir cc stamp want
+	local builddir="" target="" opt srcdir dir cc stamp want
 
 	while getopts ho:t: opt; do
 		case "$opt" in
@@ -71,11 +66,9 @@ main() {
 		usage >&2
 		exit 2
 	fi
-	file=$("$TOPDIR/scripts/target.sh" -p "$PROG" "$target") || exit 2
-	unset CROSS_COMPILE
-	# shellcheck disable=SC1090 # checked by target.sh just now
-	. "$file"
-	cc="${CROSS_COMPILE:-}gcc"
+	load_target "$target"
+	compiler_select gcc
+	cc="$cc_bin"
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$cc" cc make || exit 2
 
 	srcdir=$("$TOPDIR/scripts/kernel-src.sh" -o "$builddir") || exit 2
@@ -92,7 +85,7 @@ main() {
 	rm -f "$stamp"
 	log="$dir/initramfs.log"
 	: >"$log"
-	run make -C "$srcdir" O="$dir/headers" ARCH="$ARCH" headers
+	run make -C "$srcdir" O="$dir/headers" ARCH="$t_arch" headers
 	# nolibc's own headers are not -Wextra clean; -isystem keeps their
 	# warnings out while init.c is held to -Werror.
 	run "$cc" -static -nostdlib -fno-stack-protector -fno-asynchronous-unwind-tables \

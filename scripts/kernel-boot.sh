@@ -17,6 +17,10 @@ set -eu
 
 PROG=kernel-boot.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
+# shellcheck source=scripts/lib/target.sh
+. "$TOPDIR/scripts/lib/target.sh"
 
 usage() {
 	cat <<USAGE
@@ -26,24 +30,6 @@ verdict: 'pass' or 'fail: REASON'.
   -T SECONDS  time limit for the whole boot (default: 120)
 V=1 shows the QEMU command.
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
-step() {
-	printf '  %-7s %s\n' "$1" "$2" >&2
-}
-
-# fmt_time SECONDS: print a duration as 2m13s or 9s.
-fmt_time() {
-	if [ "$1" -ge 60 ]; then
-		printf '%dm%02ds\n' $(($1 / 60)) $(($1 % 60))
-	else
-		printf '%ds\n' "$1"
-	fi
 }
 
 # quote ARG...: the arguments as one shell-quoted line.
@@ -65,7 +51,7 @@ quote() {
 }
 
 main() {
-	local target="" kdir="" initrd="" limit=120 opt file token name start rc rc2 took verdict
+	local target="" kdir="" initrd="" limit=120 opt token name start rc rc2 took verdict
 
 	while getopts hi:k:t:T: opt; do
 		case "$opt" in
@@ -82,27 +68,22 @@ main() {
 		usage >&2
 		exit 2
 	fi
-	case "$limit" in
-	'' | *[!0-9]* | 0) die "-T needs a positive number of seconds, not '$limit'" ;;
-	esac
-	file=$("$TOPDIR/scripts/target.sh" -p "$PROG" "$target") || exit 2
-	unset QEMU_CPU QEMU_MEMORY DTB APPEND
-	# shellcheck disable=SC1090 # checked by target.sh just now
-	. "$file"
-	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$QEMU" timeout || exit 2
-	[ -f "$kdir/$IMAGE" ] || die "no kernel image '$kdir/$IMAGE' (build it first)"
-	[ -z "${DTB:-}" ] || [ -f "$kdir/$DTB" ] || die "no device tree '$kdir/$DTB' (build it first)"
+	is_positive "$limit" || die "-T needs a positive number of seconds, not '$limit'"
+	load_target "$target"
+	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$t_qemu" timeout || exit 2
+	[ -f "$kdir/$t_image" ] || die "no kernel image '$kdir/$t_image' (build it first)"
+	[ -z "$t_dtb" ] || [ -f "$kdir/$t_dtb" ] || die "no device tree '$kdir/$t_dtb' (build it first)"
 	[ -f "$initrd" ] || die "no initramfs '$initrd'"
 
 	name="$target/$(basename "$kdir" | sed "s/^$target-//")"
 	token="$(date +%s)-$$"
-	set -- "$QEMU" -M "$QEMU_MACHINE"
-	[ -z "${QEMU_CPU:-}" ] || set -- "$@" -cpu "$QEMU_CPU"
-	set -- "$@" -m "${QEMU_MEMORY:-256M}" -nodefaults -display none -no-reboot \
-		-serial "file:$kdir/boot.log" -kernel "$kdir/$IMAGE"
-	[ -z "${DTB:-}" ] || set -- "$@" -dtb "$kdir/$DTB"
+	set -- "$t_qemu" -M "$t_qemu_machine"
+	[ -z "$t_qemu_cpu" ] || set -- "$@" -cpu "$t_qemu_cpu"
+	set -- "$@" -m "${t_qemu_memory:-256M}" -nodefaults -display none -no-reboot \
+		-serial "file:$kdir/boot.log" -kernel "$kdir/$t_image"
+	[ -z "$t_dtb" ] || set -- "$@" -dtb "$kdir/$t_dtb"
 	set -- "$@" -initrd "$initrd" \
-		-append "console=$CONSOLE panic=-1 kparity.token=$token${APPEND:+ $APPEND}"
+		-append "console=$t_console panic=-1 kparity.token=$token${t_append:+ $t_append}"
 	quote timeout -k 5 "$limit" "$@" >"$kdir/boot.cmd"
 	[ "${V:-0}" != 1 ] || cat "$kdir/boot.cmd" >&2
 

@@ -32,17 +32,21 @@ set -eu
 
 PROG=kernel-build.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
+# shellcheck source=scripts/lib/target.sh
+. "$TOPDIR/scripts/lib/target.sh"
 FRAGDIR="$TOPDIR/kconfig/fragments"
 
 usage() {
 	cat <<USAGE
-usage: $PROG -o BUILDDIR -t TARGET -c gcc|clang [-j N]
+usage: $PROG -o BUILDDIR -t TARGET -c gcc|clang|clang-N [-j N]
 Configure (when needed) and build the kernel for TARGET with the given
 compiler in BUILDDIR/kernel/TARGET-COMPILER/, then print vmlinux's path.
   -o BUILDDIR  where build products go
   -t TARGET    one of: $(known_targets)
-  -c COMPILER  gcc (with the target's cross prefix), or clang for an LLVM=1
-               build
+  -c COMPILER  gcc (with the target's cross prefix), clang for an LLVM=1
+               build, or clang-N for LLVM=-N
   -j N         make jobs (default: the number of CPUs)
 Environment:
   LLVM=1|-N|DIR/  which LLVM a clang build uses (default 1); a version
@@ -53,80 +57,14 @@ Environment:
 USAGE
 }
 
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
-step() {
-	printf '  %-7s %s\n' "$1" "$2" >&2
-}
-
-# known_targets: the target names, on one line.
-known_targets() {
-	"$TOPDIR/scripts/target.sh" -l | tr '\n' ' ' | sed 's/ $//'
-}
-
-# load_target NAME: check scripts/targets/NAME.target, then source it.
-load_target() {
-	local file
-
-	file=$("$TOPDIR/scripts/target.sh" -p "$PROG" "$1") || exit 2
-	unset ARCH CROSS_COMPILE BASE_CONFIG FRAGMENTS IMAGE DTB \
-		QEMU QEMU_MACHINE QEMU_CPU QEMU_MEMORY CONSOLE APPEND
-	# shellcheck disable=SC1090 # checked by target.sh just now
-	. "$file"
-	t_arch="$ARCH"
-	t_cross="${CROSS_COMPILE:-}"
-	t_base="$BASE_CONFIG"
-	t_fragments="$FRAGMENTS"
-	t_image="$IMAGE"
-	t_dtb="${DTB:-}"
-}
-
-# setup_compiler COMPILER: set cc_bin, ld_bin, the build's name suffix, and
-# export the make variables for COMPILER (and only those).
+# setup_compiler COMPILER: set cc_bin, ld_bin and cc_suffix (the build's
+# name) for COMPILER with the caller's LLVM, and export the make variables
+# for COMPILER (and only those).
 setup_compiler() {
-	local llvm
-
+	compiler_select "$1"
 	unset CC LD LLVM LLVM_IAS HOSTCC HOSTCXX CROSS_COMPILE
-	case "$1" in
-	gcc)
-		cc_bin="${t_cross}gcc"
-		ld_bin="${t_cross}ld"
-		suffix=gcc
-		[ -z "$t_cross" ] || { CROSS_COMPILE="$t_cross"; export CROSS_COMPILE; }
-		;;
-	clang)
-		llvm="${want_llvm:-1}"
-		case "$llvm" in
-		1)
-			cc_bin=clang
-			ld_bin=ld.lld
-			suffix=clang
-			;;
-		-[0-9]*)
-			cc_bin="clang$llvm"
-			ld_bin="ld.lld$llvm"
-			suffix="clang$llvm"
-			;;
-		*/)
-			cc_bin="${llvm}clang"
-			ld_bin="${llvm}ld.lld"
-			[ -x "$cc_bin" ] || die "cannot find '$cc_bin' (LLVM=$llvm)"
-			suffix="clang-$("$cc_bin" -dumpversion | cut -d. -f1)"
-			;;
-		*)
-			die "LLVM='$llvm' is none of 1, -VERSION, DIR/"
-			;;
-		esac
-		LLVM="$llvm"
-		export LLVM
-		;;
-	*)
-		die "unknown compiler '$1' (known: gcc clang)"
-		;;
-	esac
+	[ -z "$cc_cross" ] || { CROSS_COMPILE="$cc_cross"; export CROSS_COMPILE; }
+	[ -z "$cc_llvm" ] || { LLVM="$cc_llvm"; export LLVM; }
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$cc_bin" "$ld_bin" || exit 2
 
 	CC="$cc_bin"
@@ -135,15 +73,6 @@ setup_compiler() {
 	fi
 	ARCH="$t_arch"
 	export ARCH CC
-}
-
-# fmt_time SECONDS: print a duration as 2m13s or 9s.
-fmt_time() {
-	if [ "$1" -ge 60 ]; then
-		printf '%dm%02ds\n' $(($1 / 60)) $(($1 % 60))
-	else
-		printf '%ds\n' "$1"
-	fi
 }
 
 # config_inputs SRCDIR FRAGMENT...: print everything the .config depends on,
@@ -163,22 +92,6 @@ config_inputs() {
 	for frag in "$@"; do
 		printf 'fragment %s %s\n' "$(basename "$frag")" "$(cksum <"$frag")"
 	done
-}
-
-# run_logged CMD...: run CMD with its output appended to $log; with V=1
-# the output is shown on stderr too.
-run_logged() {
-	if [ "${V:-0}" = 1 ]; then
-		printf '%s\n' "$*" >&2
-		rm -f "$log.failed"
-		{ "$@" 2>&1 || : >"$log.failed"; } | tee -a "$log" >&2
-		if [ -e "$log.failed" ]; then
-			rm -f "$log.failed"
-			return 1
-		fi
-	else
-		"$@" >>"$log" 2>&1
-	fi
 }
 
 # configure SRCDIR NAME: configure $objdir unless its inputs are unchanged.
@@ -233,7 +146,7 @@ build() {
 	[ "${V:-0}" != 1 ] || set -- "$@" V=1
 
 	start=$(date +%s)
-	if ! run_logged make "$@"; then
+	if ! run_logged "$log" make "$@"; then
 		step BUILD "$name  FAIL"
 		printf '%s: building %s failed; last lines of %s:\n' "$PROG" "$name" "$log" >&2
 		tail -n 20 "$log" >&2
@@ -277,15 +190,10 @@ main() {
 		usage >&2
 		exit 2
 	fi
-	case "$jobs" in
-	'' | *[!0-9]* | 0) die "-j needs a positive number, not '$jobs'" ;;
-	esac
+	is_positive "$jobs" || die "-j needs a positive number, not '$jobs'"
 	load_target "$target"
-
-	# LLVM from the caller selects the clang build; a gcc build must not
-	# see it, so it is kept aside before setup_compiler clears it.
-	want_llvm="${LLVM:-}"
 	setup_compiler "$compiler"
+	suffix="$cc_suffix"
 
 	srcdir=$("$TOPDIR/scripts/kernel-src.sh" -o "$builddir") || exit 2
 	"$TOPDIR/scripts/kernel-patch.sh" -s "$srcdir" || exit

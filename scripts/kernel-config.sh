@@ -17,6 +17,9 @@
 set -eu
 
 PROG=kernel-config.sh
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
 
 usage() {
 	cat <<USAGE
@@ -37,35 +40,6 @@ output as it runs.
 USAGE
 }
 
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
-# abspath PATH: PATH made absolute; its directory must exist.
-abspath() {
-	local dir
-
-	dir=$(cd "$(dirname "$1")" && pwd) || return 1
-	printf '%s/%s\n' "$dir" "$(basename "$1")"
-}
-
-# run_logged CMD...: run CMD with its output appended to $log; with V=1
-# the output is shown on stderr too.
-run_logged() {
-	if [ "${V:-0}" = 1 ]; then
-		printf '%s\n' "$*" >&2
-		rm -f "$log.failed"
-		{ "$@" 2>&1 || : >"$log.failed"; } | tee -a "$log" >&2
-		if [ -e "$log.failed" ]; then
-			rm -f "$log.failed"
-			return 1
-		fi
-	else
-		"$@" >>"$log" 2>&1
-	fi
-}
-
 # kmake ARG...: make in the kernel tree for $objdir, passing the toolchain
 # variables from the environment on the command line so that sub-makes and
 # Kconfig's compiler probes all see them.
@@ -80,7 +54,7 @@ kmake() {
 	[ -z "${HOSTCC:-}" ] || set -- "$@" HOSTCC="$HOSTCC"
 	[ -z "${HOSTCXX:-}" ] || set -- "$@" HOSTCXX="$HOSTCXX"
 	[ "${V:-0}" != 1 ] || set -- "$@" V=1
-	run_logged make "$@"
+	run_logged "$log" make "$@"
 }
 
 # failed WHAT: report a failed make step with the end of the log; exit 1.
@@ -93,15 +67,7 @@ failed() {
 # check_fragments FRAGMENT...: exit 2 on a line that is neither blank, a
 # comment nor a Kconfig assignment, so that a typo is not silently ignored.
 check_fragments() {
-	awk -v prog="$PROG" '
-		/^[ \t]*$/ || /^#/ { next }
-		/^CONFIG_[A-Za-z0-9_]+=./ { next }
-		{
-			printf "%s: %s:%d: not a Kconfig assignment: '\''%s'\''\n",
-				prog, FILENAME, FNR, $0 > "/dev/stderr"
-			bad = 1
-		}
-		END { exit bad ? 2 : 0 }' "$@"
+	awk -v prog="$PROG" -f "$TOPDIR/scripts/lib/kconfig-lines.awk" "$@"
 }
 
 # verify CONFIG FRAGMENT...: print one line per symbol whose requested
@@ -115,53 +81,8 @@ verify() {
 	local config="$1"
 
 	shift
-	awk -v prog="$PROG" '
-		# parse(): set sym and val from a .config line; 0 if none.
-		function parse(line) {
-			if (match(line, /^CONFIG_[A-Za-z0-9_]+=/)) {
-				sym = substr(line, 1, RLENGTH - 1)
-				val = substr(line, RLENGTH + 1)
-				return 1
-			}
-			if (line ~ /^# CONFIG_[A-Za-z0-9_]+ is not set$/) {
-				split(line, f, " ")
-				sym = f[2]
-				val = "n"
-				return 1
-			}
-			return 0
-		}
-		part == "config" {
-			if (parse($0))
-				have[sym] = val
-			next
-		}
-		parse($0) {
-			order[++n] = sym
-			last[sym] = n
-			want[sym] = val
-			from[sym] = FILENAME
-		}
-		END {
-			for (i = 1; i <= n; i++) {
-				sym = order[i]
-				if (last[sym] != i)
-					continue
-				if (sym in have && have[sym] == want[sym])
-					continue
-				if (!(sym in have) && want[sym] == "n")
-					continue
-				printf "%s: %s=%s requested by %s but .config ", prog, sym, want[sym], from[sym]
-				if (!(sym in have))
-					printf "does not mention it\n"
-				else if (have[sym] == "n")
-					printf "has '\''# %s is not set'\''\n", sym
-				else
-					printf "has '\''%s=%s'\''\n", sym, have[sym]
-				bad = 1
-			}
-			exit bad
-		}' part=config "$config" part=fragment "$@" >&2
+	awk -v prog="$PROG" -f "$TOPDIR/scripts/lib/kconfig-verify.awk" \
+		part=config "$config" part=fragment "$@" >&2
 }
 
 main() {
@@ -213,7 +134,7 @@ main() {
 			set -- "$@" "$(abspath "$frag")"
 		done
 		cd "$objdir" &&
-			run_logged "$srcdir/scripts/kconfig/merge_config.sh" -m -O "$objdir" \
+			run_logged "$log" "$srcdir/scripts/kconfig/merge_config.sh" -m -O "$objdir" \
 				"$objdir/.config" "$@"
 	) || failed "merge_config.sh"
 	kmake olddefconfig || failed "make olddefconfig"

@@ -18,6 +18,9 @@
 set -eu
 
 PROG=kernel-src.sh
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
 DEFAULT_TARBALL=/usr/src/linux-source-6.1.tar.xz
 DEFAULT_PACKAGE=linux-source-6.1
 
@@ -34,21 +37,6 @@ Environment:
 USAGE
 }
 
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
-step() {
-	[ "$1" != SRC ] || [ "${KPARITY_SRC_QUIET:-}" != 1 ] || return 0
-	printf '  %-7s %s\n' "$1" "$2" >&2
-}
-
-# abspath DIR: DIR made absolute; DIR must exist.
-abspath() {
-	(cd "$1" && pwd)
-}
-
 # check_tree DIR: die unless DIR looks like the top of a kernel tree.
 check_tree() {
 	local dir="$1"
@@ -59,20 +47,6 @@ check_tree() {
 	[ -f "$dir/Kconfig" ] || die "'$dir' is not a kernel tree (no Kconfig)"
 	[ -f "$dir/scripts/Makefile.compiler" ] || [ -f "$dir/scripts/Kbuild.include" ] ||
 		die "'$dir' is not a kernel tree (no scripts/Makefile.compiler or scripts/Kbuild.include)"
-}
-
-# tree_version DIR: print VERSION.PATCHLEVEL.SUBLEVEL from DIR's Makefile.
-tree_version() {
-	awk -F' *= *' '
-		$1 == "VERSION" { v = $2 }
-		$1 == "PATCHLEVEL" { p = $2 }
-		$1 == "SUBLEVEL" { s = $2 }
-		$1 == "EXTRAVERSION" { exit }
-		END {
-			if (v !~ /^[0-9]+$/ || p !~ /^[0-9]+$/ || s !~ /^[0-9]+$/)
-				exit 1
-			print v "." p "." s
-		}' "$1/Makefile"
 }
 
 # tarball_id FILE: what identifies one tarball: its path, size and mtime.
@@ -152,7 +126,7 @@ from_tarball() {
 		esac
 		;;
 	esac
-	step SRC "linux-$have"
+	[ "${KPARITY_SRC_QUIET:-}" = 1 ] || step SRC "linux-$have"
 	printf '%s\n' "$dest"
 }
 
@@ -163,7 +137,7 @@ from_ksrc() {
 	check_tree "$dir"
 	dir=$(abspath "$dir")
 	have=$(tree_version "$dir") || die "'$dir/Makefile' has no usable VERSION/PATCHLEVEL/SUBLEVEL"
-	step SRC "linux-$have ($dir)"
+	[ "${KPARITY_SRC_QUIET:-}" = 1 ] || step SRC "linux-$have ($dir)"
 	printf '%s\n' "$dir"
 }
 

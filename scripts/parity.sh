@@ -19,6 +19,10 @@ set -eu
 
 PROG=parity.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
+# shellcheck source=scripts/lib/target.sh
+. "$TOPDIR/scripts/lib/target.sh"
 KNOWN_COMPILERS="gcc clang"
 
 usage() {
@@ -36,20 +40,6 @@ commands, KSRC=DIR uses an existing kernel tree.
 USAGE
 }
 
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
-step() {
-	printf '  %-7s %s\n' "$1" "$2" >&2
-}
-
-# known_targets: the target names, on one line.
-known_targets() {
-	"$TOPDIR/scripts/target.sh" -l | tr '\n' ' ' | sed 's/ $//'
-}
-
 # words LIST: LIST with commas as spaces, duplicates dropped, order kept.
 words() {
 	printf '%s\n' "$1" | tr ',' ' ' | tr -s ' ' '\n' | awk 'NF && !seen[$0]++' | tr '\n' ' ' | sed 's/ $//'
@@ -57,24 +47,8 @@ words() {
 
 # suffix COMPILER: the build directory suffix kernel-build.sh uses.
 suffix() {
-	local llvm="${LLVM:-1}"
-
-	case "$1:$llvm" in
-	gcc:*) echo gcc ;;
-	clang:1) echo clang ;;
-	clang:-[0-9]*) echo "clang$llvm" ;;
-	clang:*/) echo "clang-$("${llvm}clang" -dumpversion | cut -d. -f1)" ;;
-	*) die "LLVM='$llvm' is none of 1, -VERSION, DIR/" ;;
-	esac
-}
-
-# tree_version SRCDIR: VERSION.PATCHLEVEL.SUBLEVEL of the tree.
-tree_version() {
-	awk -F' *= *' '
-		$1 == "VERSION" { v = $2 }
-		$1 == "PATCHLEVEL" { p = $2 }
-		$1 == "SUBLEVEL" { s = $2 }
-		$1 == "EXTRAVERSION" { print v "." p "." s; exit }' "$1/Makefile"
+	compiler_select "$1"
+	printf '%s\n' "$cc_suffix"
 }
 
 # has_compiler NAME: NAME is among the compilers of this run.
@@ -204,23 +178,8 @@ build_cell() {
 		--arg version "$(if [ "$vstat" != skipped ]; then
 			sed -n 's/\r$//; s/^kparity-init: version //p' "$kdir/boot.log" 2>/dev/null | head -n 1; fi)" \
 		--arg last "$(if [ "$vstat" = fail ]; then tail -n 15 "$kdir/boot.log" 2>/dev/null | tr -d '\r'; fi)" \
-		--slurpfile warnings "$cells/$target-$compiler.warnings" '
-		{target: $target, compiler: $compiler, name: $name, dir: $dir,
-		 compiler_version: $ccver,
-		 build: {status: $bstat, seconds: $bsecs,
-			 make_seconds: (if $made == "" then null else ($made | tonumber) end),
-			 reason: (if $breason == "" then null else $breason end),
-			 log: ($dir + "/build.log"), reproduce: $brepro},
-		 boot: {status: $vstat,
-			seconds: (if $vstat == "skipped" then null else $vsecs end),
-			reason: (if $verdict == "" or $verdict == "pass" then null
-				 else ($verdict | ltrimstr("fail: ")) end),
-			proc_version: (if $version == "" then null else $version end),
-			last_lines: (if $last == "" then [] else ($last | split("\n")) end),
-			log: ($dir + "/boot.log"),
-			reproduce: (if $vrepro == "" then null else $vrepro end),
-			qemu: (if $qemu == "" then null else $qemu end)},
-		 warnings: $warnings[0]}' >"$cells/$target-$compiler.json"
+		--slurpfile warnings "$cells/$target-$compiler.warnings" \
+		-f "$TOPDIR/scripts/lib/parity-cell.jq" >"$cells/$target-$compiler.json"
 }
 
 # compare TARGET: diff the gcc and clang vmlinux of TARGET with kabi; write
@@ -272,14 +231,8 @@ compare() {
 		jq --arg status "$status" --arg reason "$reason" \
 			--slurpfile r "$cells/$target.kabi.repro" \
 			--slurpfile gcc "$cells/$target.gcc.layout" \
-			--slurpfile clang "$cells/$target.clang.layout" '
-			def pick($side; $t): [$side[0].types[] | select(.kind == $t.kind and .name == $t.name)][0];
-			{status: $status, reason: (if $reason == "" then null else $reason end),
-			 summary: .summary,
-			 incompatible: [.types[] | select(.incompatible)
-				| {kind, name, decl_file, decl_line, findings,
-				   gcc: pick($gcc; .), clang: pick($clang; .)}],
-			 reproduce: $r[0]}' "$json" >"$cells/$target.kabi.json"
+			--slurpfile clang "$cells/$target.clang.layout" \
+			-f "$TOPDIR/scripts/lib/parity-kabi.jq" "$json" >"$cells/$target.kabi.json"
 	else
 		failures="$failures$target kabi: $reason
 "
@@ -333,17 +286,8 @@ assemble() {
 			echo 'null' >"$cells/$target.nokabi.json"
 			kabi_file="$cells/$target.nokabi.json"
 		fi
-		jq -s --arg target "$target" --slurpfile kabi "$kabi_file" '
-			. as $cells
-			| def flags($c): ([$cells[] | select(.compiler == $c)][0].warnings.by_flag // {});
-			{name: $target, cells: $cells,
-			 warnings_diff: (if ($cells | length) == 2 then
-				(flags("gcc") as $g | flags("clang") as $c
-				 | {only_gcc: ($g | with_entries(select(.key as $k | $c | has($k) | not))),
-				    only_clang: ($c | with_entries(select(.key as $k | $g | has($k) | not))),
-				    gcc: ([$g[]] | add // 0), clang: ([$c[]] | add // 0)})
-				else null end),
-			 kabi: $kabi[0]}' "$@" >"$cells/$target.target.json"
+		jq -s --arg target "$target" --slurpfile kabi "$kabi_file" \
+			-f "$TOPDIR/scripts/lib/parity-target.jq" "$@" >"$cells/$target.target.json"
 	done
 	set --
 	for target in $targets; do
@@ -402,7 +346,9 @@ main() {
 	KPARITY_SRC_QUIET=1
 	export KPARITY_SRC_QUIET
 	"$TOPDIR/scripts/kernel-patch.sh" -s "$srcdir" || exit
-	kernel="linux-$(tree_version "$srcdir")"
+	kernel=$(tree_version "$srcdir") ||
+		die "'$srcdir/Makefile' has no usable VERSION/PATCHLEVEL/SUBLEVEL"
+	kernel="linux-$kernel"
 	abuild=$(cd "$build" && pwd)
 	report="$abuild/report"
 	cells="$report/cells"

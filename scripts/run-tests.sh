@@ -9,6 +9,9 @@
 set -eu
 
 PROG=run-tests.sh
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
 
 usage() {
 	cat <<USAGE
@@ -17,11 +20,6 @@ Run the test suites (default: every tests/*.bats) with BUILDDIR/kabi,
 then the kabi suites with the sanitizer build, and the diff, bad-input
 and command-line suites under valgrind.
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
 }
 
 # run_pass NAME KABI SUITE...: one bats run, TAP appended to the log

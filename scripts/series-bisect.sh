@@ -7,7 +7,8 @@
 #
 # The series gets its own copy of the kernel tree, BUILDDIR/series/src/, so
 # the tree of the parity builds is never popped. Each compiler has one build
-# directory, BUILDDIR/series/bisect/TARGET-COMPILER/, configured once (the
+# directory, BUILDDIR/series/bisect/TARGET-SUFFIX/ (kernel-build.sh's
+# naming: x86_64-gcc, x86_64-clang, x86_64-clang-19), configured once (the
 # target's base config and fragments, then CONFIG_WERROR=y) and built again
 # after each push: make rebuilds only what the patch changed (everything,
 # for a patch that changes the compiler flags), and ccache serves what was
@@ -23,6 +24,10 @@ set -eu
 
 PROG=series-bisect.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
+# shellcheck source=scripts/lib/target.sh
+. "$TOPDIR/scripts/lib/target.sh"
 # shellcheck source=/dev/null # series-lib.sh is checked on its own
 . "$TOPDIR/scripts/series-lib.sh"
 
@@ -31,7 +36,9 @@ usage() {
 usage: $PROG [-o BUILDDIR] [-t TARGET] [-c COMPILERS] [-j N] [-p PATCHDIR] [-k]
 Build each prefix of PATCHDIR/series (default: patches/) for TARGET
 (default: x86_64) with each of COMPILERS (default: "gcc clang"; clang-N
-for LLVM=-N), with CONFIG_WERROR=y, one line per prefix.
+for LLVM=-N, clang for the caller's LLVM, default 1), with CONFIG_WERROR=y,
+one line per prefix, in BUILDDIR/series/bisect/TARGET-COMPILER/ (named as
+kernel-build.sh names its build directories).
   -o BUILDDIR  where build products go (default: build)
   -j N         make jobs (default: the number of CPUs)
   -k           build with KPARITY_DIR set, so a tree with the overlay hook
@@ -40,62 +47,27 @@ Environment: CCACHE_DISABLE=1 builds without ccache.
 USAGE
 }
 
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
-# load_target NAME: the target's ARCH, cross prefix, base config, fragments.
-load_target() {
-	local file
-
-	file=$("$TOPDIR/scripts/target.sh" -p "$PROG" "$1") || exit 2
-	unset ARCH CROSS_COMPILE BASE_CONFIG FRAGMENTS IMAGE DTB \
-		QEMU QEMU_MACHINE QEMU_CPU QEMU_MEMORY CONSOLE APPEND
-	# shellcheck disable=SC1090 # checked by target.sh just now
-	. "$file"
-	t_arch="$ARCH"
-	t_cross="${CROSS_COMPILE:-}"
-	t_base="$BASE_CONFIG"
-	t_fragments="$FRAGMENTS"
-}
-
-# cc_of COMPILER: the CC make is given for COMPILER (through ccache).
-cc_of() {
-	local cc
-
-	case "$1" in
-	gcc) cc="${t_cross}gcc" ;;
-	clang | clang-[0-9]*) cc="$1" ;;
-	*) die "unknown compiler '$1' (known: gcc clang clang-N)" ;;
-	esac
-	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$cc" || exit 2
+# compiler_cc: the CC make is given for the selected compiler (through
+# ccache).
+compiler_cc() {
 	if [ "${CCACHE_DISABLE:-}" != 1 ] && command -v ccache >/dev/null; then
-		cc="ccache $cc"
+		printf 'ccache %s\n' "$cc_bin"
+	else
+		printf '%s\n' "$cc_bin"
 	fi
-	printf '%s\n' "$cc"
 }
 
-# llvm_of COMPILER: LLVM= for COMPILER, or nothing for gcc.
-llvm_of() {
-	case "$1" in
-	clang) echo 1 ;;
-	clang-*) echo "-${1#clang-}" ;;
-	esac
-}
-
-# compiler_env COMPILER CMD...: run CMD with the make variables of
-# COMPILER (ARCH, CC, CROSS_COMPILE or LLVM) in the environment, as
+# compiler_env CMD...: run CMD with the make variables of the selected
+# compiler (ARCH, CC, CROSS_COMPILE or LLVM) in the environment, as
 # kernel-config.sh wants them.
 compiler_env() {
-	local compiler="$1" cc
+	local cc
 
-	shift
-	cc=$(cc_of "$compiler")
-	if [ "$compiler" = gcc ]; then
-		env -u LLVM CROSS_COMPILE="$t_cross" ARCH="$t_arch" CC="$cc" "$@"
+	cc=$(compiler_cc)
+	if [ -z "$cc_llvm" ]; then
+		env -u LLVM CROSS_COMPILE="$cc_cross" ARCH="$t_arch" CC="$cc" "$@"
 	else
-		env -u CROSS_COMPILE LLVM="$(llvm_of "$compiler")" ARCH="$t_arch" CC="$cc" "$@"
+		env -u CROSS_COMPILE LLVM="$cc_llvm" ARCH="$t_arch" CC="$cc" "$@"
 	fi
 }
 
@@ -104,16 +76,12 @@ compiler_env() {
 # a prefix that adds only those builds what the one before it built. A
 # patch whose files cannot be told reaches it.
 reaches() {
-	local srcarch file files
+	local file files
 
-	case "$t_arch" in
-	x86_64 | i386) srcarch=x86 ;;
-	*) srcarch="$t_arch" ;;
-	esac
 	files=$(patch_files "$1") || return 0
 	for file in $files; do
 		case "$file" in
-		arch/"$srcarch"/*) return 0 ;;
+		arch/"$t_srcarch"/*) return 0 ;;
 		arch/*) ;;
 		*) return 0 ;;
 		esac
@@ -121,9 +89,10 @@ reaches() {
 	return 1
 }
 
-# configure SRCDIR OBJDIR COMPILER: configure OBJDIR unless done before.
+# configure SRCDIR OBJDIR: configure OBJDIR for the selected compiler
+# unless done before.
 configure() {
-	local srcdir="$1" objdir="$2" compiler="$3" frag
+	local srcdir="$1" objdir="$2" frag
 
 	[ ! -f "$objdir/.config" ] || return 0
 	mkdir -p "$objdir"
@@ -132,20 +101,21 @@ configure() {
 	for frag in $t_fragments; do
 		set -- "$@" "$TOPDIR/kconfig/fragments/$frag"
 	done
-	compiler_env "$compiler" "$TOPDIR/scripts/kernel-config.sh" -s "$srcdir" -O "$objdir" \
+	compiler_env "$TOPDIR/scripts/kernel-config.sh" -s "$srcdir" -O "$objdir" \
 		-b "$t_base" -l "$objdir/config.log" "$@" "$objdir/werror.config" >/dev/null ||
 		die "cannot configure '$objdir' (see '$objdir/config.log')"
 }
 
-# build SRCDIR OBJDIR COMPILER LOG: build OBJDIR; return make's status.
+# build SRCDIR OBJDIR LOG: build OBJDIR with the selected compiler; return
+# make's status.
 build() {
-	local srcdir="$1" objdir="$2" compiler="$3" log="$4"
+	local srcdir="$1" objdir="$2" log="$3"
 
-	set -- make -C "$srcdir" O="$objdir" -j "$jobs" ARCH="$t_arch" CC="$(cc_of "$compiler")"
-	if [ "$compiler" = gcc ]; then
-		[ -z "$t_cross" ] || set -- "$@" CROSS_COMPILE="$t_cross"
+	set -- make -C "$srcdir" O="$objdir" -j "$jobs" ARCH="$t_arch" CC="$(compiler_cc)"
+	if [ -n "$cc_llvm" ]; then
+		set -- "$@" LLVM="$cc_llvm"
 	else
-		set -- "$@" LLVM="$(llvm_of "$compiler")"
+		[ -z "$cc_cross" ] || set -- "$@" CROSS_COMPILE="$cc_cross"
 	fi
 	[ "${V:-0}" != 1 ] || set -- "$@" V=1
 	env -u CROSS_COMPILE -u LLVM nice -n "${BISECT_NICE:-10}" "$@" >"$log" 2>&1
@@ -177,9 +147,7 @@ main() {
 	done
 	shift $((OPTIND - 1))
 	[ $# -eq 0 ] || { usage >&2; exit 2; }
-	case "$jobs" in
-	'' | *[!0-9]* | 0) die "-j needs a positive number, not '$jobs'" ;;
-	esac
+	is_positive "$jobs" || die "-j needs a positive number, not '$jobs'"
 	[ -f "$patchdir/series" ] || die "cannot read '$patchdir/series'"
 	patchdir=$(cd "$patchdir" && pwd)
 	load_target "$target"
@@ -218,10 +186,12 @@ main() {
 				line="$line${line:+, }$c ok (nothing for $t_arch)"
 				continue
 			fi
-			objdir="$builddir/series/bisect/$target-$c"
-			configure "$srcdir" "$objdir" "$c"
+			compiler_select "$c"
+			"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$cc_bin" || exit 2
+			objdir="$builddir/series/bisect/$target-$cc_suffix"
+			configure "$srcdir" "$objdir"
 			objdir=$(cd "$objdir" && pwd)
-			if build "$srcdir" "$objdir" "$c" "$objdir/prefix-$n.log"; then
+			if build "$srcdir" "$objdir" "$objdir/prefix-$n.log"; then
 				line="$line${line:+, }$c ok ($(compiled "$objdir/prefix-$n.log") compiled)"
 			else
 				line="$line${line:+, }$c FAIL"

@@ -8,7 +8,8 @@
 # so it can run for hours while the tiny builds go on with theirs. Phase
 # "before" builds the tree as Debian ships it (the series popped), phase
 # "after" with the series pushed. Each build is 'make -k', so one failing
-# file does not hide the next, in BUILDDIR/survey/CONFIG-COMPILER/:
+# file does not hide the next, in BUILDDIR/survey/CONFIG-SUFFIX/ (the
+# compiler named as kernel-build.sh names builds: gcc, clang-19):
 #   PHASE.log     make's output
 #   PHASE.diag    one line per distinct diagnostic (warnings.sh -l), then
 #                 the compiler driver's own ('clang-19: warning: ...'),
@@ -24,14 +25,21 @@ set -eu
 
 PROG=series-survey.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
-DEFAULT_BUILDS="vexpress_defconfig-clang-19 vexpress_defconfig-gcc x86_64_defconfig-clang-19 x86_64_defconfig-gcc"
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
+# shellcheck source=scripts/lib/target.sh
+. "$TOPDIR/scripts/lib/target.sh"
+DEFAULT_BUILDS=$(awk '!/^[ \t]*(#|$)/ { printf "%s%s", sep, $1; sep = " " }' \
+	"$TOPDIR/scripts/targets/survey.list")
 
 usage() {
 	cat <<USAGE
 usage: $PROG [-o BUILDDIR] [-p before|after] [-j N] [-s] [CONFIG-COMPILER...]
-Build each CONFIG (a defconfig target) with COMPILER (gcc, or clang-N for
-LLVM=-N) with CONFIG_WERROR=y and 'make -k', one build at a time, under
-nice -n \$SURVEY_NICE (default 15). Default builds:
+Build each CONFIG (a defconfig a target lists in DEFCONFIGS) with COMPILER
+(gcc, clang-N for LLVM=-N, or clang for the caller's LLVM, default 1) with
+CONFIG_WERROR=y and 'make -k', one build at a time, under nice -n
+\$SURVEY_NICE (default 15), in BUILDDIR/survey/CONFIG-SUFFIX/ (SUFFIX as
+kernel-build.sh names builds). Default builds (scripts/targets/survey.list):
   $DEFAULT_BUILDS
   -o BUILDDIR  where build products go (default: build)
   -p PHASE     before: the tree without the series (default); after: with it
@@ -40,33 +48,34 @@ nice -n \$SURVEY_NICE (default 15). Default builds:
 USAGE
 }
 
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
+# config_target CONFIG: the target whose DEFCONFIGS names CONFIG.
+config_target() {
+	local t
+
+	for t in $(known_targets); do
+		load_target "$t"
+		case " $t_defconfigs " in
+		*" $1 "*) printf '%s\n' "$t"; return 0 ;;
+		esac
+	done
+	return 1
 }
 
-step() {
-	printf '  %-7s %s\n' "$1" "$2" >&2
-}
+# select_build NAME: for CONFIG-COMPILER, load the target of CONFIG and
+# select COMPILER; set config, and dir to the build's directory name,
+# CONFIG-SUFFIX.
+select_build() {
+	local compiler target
 
-# config_arch CONFIG: the ARCH a defconfig belongs to.
-config_arch() {
-	case "$1" in
-	vexpress_defconfig | multi_v7_defconfig) echo arm ;;
-	x86_64_defconfig) echo x86_64 ;;
-	i386_defconfig) echo i386 ;;
-	defconfig) echo "${SURVEY_ARCH:-x86_64}" ;;
-	*) return 1 ;;
+	config="${1%-*}"
+	compiler="${1##*-}"
+	case "$compiler" in
+	[0-9]*) compiler="${1#"${config%-*}"-}"; config="${config%-*}" ;;
 	esac
-}
-
-# gcc_prefix ARCH: the cross prefix of GCC for ARCH on this machine.
-gcc_prefix() {
-	case "$1" in
-	arm) echo arm-linux-gnueabi- ;;
-	arm64) echo aarch64-linux-gnu- ;;
-	*) echo "" ;;
-	esac
+	target=$(config_target "$config") || die "unknown config '$config' in '$1'"
+	load_target "$target"
+	compiler_select "$compiler"
+	dir="$config-$cc_suffix"
 }
 
 # prepare_tree SRCDIR PHASE: pop or push the series to match PHASE.
@@ -91,48 +100,21 @@ prepare_tree() {
 # itself ('clang-19: error: argument unused during compilation: ...'),
 # which carry no file name, in the format of warnings.sh -l.
 driver_diagnostics() {
-	awk '
-		/^[^ :]*(clang|gcc)(-[0-9]+)?: (warning|error): / {
-			kind = ($0 ~ /: error: /) ? "error" : "warning"
-			flag = "(none)"
-			if (match($0, /\[-W[^]]*\]$/)) {
-				flag = substr($0, RSTART + 1, RLENGTH - 2)
-				sub(/^-Werror,/, "", flag)
-				sub(/^-Werror=/, "-W", flag)
-			}
-			text = $0
-			sub(/^[^:]*: (warning|error): /, "", text)
-			sub(/ \[-W[^]]*\]$/, "", text)
-			line = kind "\t" flag "\t(driver)\t0\t" text
-			if (!(line in seen)) { seen[line] = 1; print line }
-		}' "$1"
+	awk -f "$TOPDIR/scripts/lib/driver-diagnostics.awk" "$1"
 }
 
 # survey_one SRCDIR BUILDDIR PHASE JOBS NAME: configure and build one
 # CONFIG-COMPILER; return make's status.
 survey_one() {
 	local srcdir="$1" builddir="$2" phase="$3" jobs="$4" name="$5"
-	local config compiler arch objdir log start status=0
+	local config dir objdir log start status=0
 
-	config="${name%-*}"
-	compiler="${name##*-}"
-	case "$compiler" in
-	[0-9]*) compiler="${name#"${config%-*}"-}"; config="${config%-*}" ;;
-	esac
-	arch=$(config_arch "$config") || die "unknown config '$config' in '$name'"
-
-	set -- -C "$srcdir" ARCH="$arch"
-	case "$compiler" in
-	gcc)
-		[ -z "$(gcc_prefix "$arch")" ] || set -- "$@" CROSS_COMPILE="$(gcc_prefix "$arch")"
-		"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$(gcc_prefix "$arch")gcc" || exit 2
-		;;
-	clang-[0-9]*)
-		set -- "$@" LLVM="-${compiler#clang-}"
-		"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$compiler" || exit 2
-		;;
-	*) die "unknown compiler '$compiler' in '$name' (known: gcc clang-N)" ;;
-	esac
+	select_build "$name"
+	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$cc_bin" || exit 2
+	set -- -C "$srcdir" ARCH="$t_arch"
+	[ -z "$cc_cross" ] || set -- "$@" CROSS_COMPILE="$cc_cross"
+	[ -z "$cc_llvm" ] || set -- "$@" LLVM="$cc_llvm"
+	name="$dir"
 
 	mkdir -p "$builddir/survey/$name" || die "cannot create '$builddir/survey/$name'"
 	objdir=$(cd "$builddir/survey/$name" && pwd)
@@ -175,7 +157,10 @@ summarise() {
 # still running, or one summarised by an older version of this script),
 # keeping the exit status and time it recorded ('running' when none).
 resummarise() {
-	local objdir="$2/survey/$4" status=running seconds=-
+	local config dir objdir status=running seconds=-
+
+	select_build "$4"
+	objdir="$2/survey/$dir"
 
 	[ -f "$objdir/$3.log" ] || return 0
 	if [ -f "$objdir/$3.status" ]; then
@@ -183,7 +168,7 @@ resummarise() {
 		seconds=$(awk '{ print $4 }' "$objdir/$3.status")
 	fi
 	summarise "$1" "$objdir" "$3" "$status" "$seconds"
-	step SUMMARY "$4 ($3): $(cat "$objdir/$3.status")"
+	step SUMMARY "$dir ($3): $(cat "$objdir/$3.status")"
 }
 
 main() {
@@ -204,9 +189,7 @@ main() {
 	before | after) ;;
 	*) die "unknown phase '$phase' (known: before after)" ;;
 	esac
-	case "$jobs" in
-	'' | *[!0-9]* | 0) die "-j needs a positive number, not '$jobs'" ;;
-	esac
+	is_positive "$jobs" || die "-j needs a positive number, not '$jobs'"
 	# shellcheck disable=SC2086 # a list of words
 	[ $# -gt 0 ] || set -- $DEFAULT_BUILDS
 

@@ -14,10 +14,10 @@ set -eu
 
 PROG=target.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
-
-# The keys a target file may set; the first group is required.
-REQUIRED_KEYS="ARCH BASE_CONFIG FRAGMENTS IMAGE QEMU QEMU_MACHINE CONSOLE"
-OPTIONAL_KEYS="CROSS_COMPILE DTB QEMU_CPU QEMU_MEMORY APPEND"
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
+# shellcheck source=scripts/lib/target.sh
+. "$TOPDIR/scripts/lib/target.sh"
 
 usage() {
 	cat <<USAGE
@@ -26,14 +26,9 @@ usage: $PROG [-d DIR] [-p PROGNAME] NAME
 Check DIR/NAME.target (default DIR: scripts/targets) and print its path,
 or with -l list the known targets, one per line. Messages start with
 PROGNAME (default: $PROG).
-Required keys: $REQUIRED_KEYS
-Optional keys: $OPTIONAL_KEYS
+Required keys: $TARGET_REQUIRED
+Optional keys: $TARGET_OPTIONAL
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
 }
 
 # known DIR: the target names in DIR, sorted, one per line.
@@ -49,47 +44,8 @@ known() {
 
 # check FILE: print one line per problem in FILE; exit 2 if there is any.
 check() {
-	awk -v prog="$PROG" -v req="$REQUIRED_KEYS" -v opt="$OPTIONAL_KEYS" '
-		function problem(msg) {
-			printf "%s: %s\n", prog, msg > "/dev/stderr"
-			bad = 1
-		}
-		BEGIN {
-			n = split(req, r, " ")
-			for (i = 1; i <= n; i++)
-				allowed[r[i]] = 1
-			m = split(opt, o, " ")
-			for (i = 1; i <= m; i++)
-				allowed[o[i]] = 1
-		}
-		/^[ \t]*$/ || /^#/ { next }
-		{
-			where = FILENAME ":" FNR
-			if (!match($0, /^[A-Za-z_][A-Za-z0-9_]*=/)) {
-				problem(where ": not a KEY=value line: '\''" $0 "'\''")
-				next
-			}
-			key = substr($0, 1, RLENGTH - 1)
-			val = substr($0, RLENGTH + 1)
-			if (!(key in allowed)) {
-				problem(where ": unknown key '\''" key "'\''")
-				next
-			}
-			if (key in seen) {
-				problem(where ": key '\''" key "'\'' set again (first at line " seen[key] ")")
-				next
-			}
-			seen[key] = FNR
-			if (val !~ /^[A-Za-z0-9_.,:\/+=@-]*$/ &&
-			    val !~ /^"[A-Za-z0-9_.,:\/+=@ -]*"$/)
-				problem(where ": " key ": value must be a plain word or \"words\", not '\''" val "'\''")
-		}
-		END {
-			for (i = 1; i <= n; i++)
-				if (!(r[i] in seen))
-					problem(FILENAME ": missing key '\''" r[i] "'\''")
-			exit bad ? 2 : 0
-		}' "$1"
+	awk -v prog="$PROG" -v req="$TARGET_REQUIRED" -v opt="$TARGET_OPTIONAL" \
+		-f "$TOPDIR/scripts/lib/target-check.awk" "$1"
 }
 
 main() {

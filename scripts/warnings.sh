@@ -18,6 +18,9 @@
 set -eu
 
 PROG=warnings.sh
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
 
 usage() {
 	cat <<USAGE
@@ -33,73 +36,19 @@ Count the warnings and errors in kernel build LOGs.
 USAGE
 }
 
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
 # diagnostics SRCDIR LOG...: the -l listing.
 diagnostics() {
 	local srcdir="$1"
 
 	shift
-	awk -v src="$srcdir" '
-		function relative(path) {
-			if (src != "" && index(path, src "/") == 1)
-				path = substr(path, length(src) + 2)
-			while (path ~ /^\.\.?\//)
-				sub(/^\.\.?\//, "", path)
-			return path
-		}
-		{ sub(/\r+$/, "") }
-		match($0, /^[^ :]+:[0-9]+(:[0-9]+)?: (fatal error|error|warning): /) {
-			head = substr($0, 1, RLENGTH)
-			text = substr($0, RLENGTH + 1)
-			n = split(head, h, ":")
-			file = relative(h[1])
-			line = h[2] (n > 4 ? ":" h[3] : "")
-			kind = h[n - 1]
-			sub(/^ /, "", kind)
-		}
-		!head && match($0, /^([^ :]*\/)?(ld|ld\.lld|[A-Za-z0-9_-]+-ld)(-[0-9]+)?: (warning|error): /) {
-			head = substr($0, 1, RLENGTH)
-			text = substr($0, RLENGTH + 1)
-			file = "(link)"
-			line = "-"
-			kind = head ~ /warning: $/ ? "warning" : "error"
-		}
-		head {
-			flag = "(none)"
-			if (match(text, / \[-W[^]]*\]$/)) {
-				flag = substr(text, RSTART + 2, RLENGTH - 3)
-				text = substr(text, 1, RSTART - 1)
-				if (flag ~ /^-Werror=/) {
-					flag = "-W" substr(flag, 9)
-					kind = "error"
-				} else if (flag ~ /^-Werror,/) {
-					flag = substr(flag, 9)
-					kind = "error"
-				}
-			}
-			if (kind == "fatal error")
-				kind = "error"
-			print kind "\t" flag "\t" file "\t" line "\t" text
-			head = ""
-		}' "$@" | LC_ALL=C sort -t "$(printf '\t')" -k3,3 -k4,4V -k1,2 -k5 -u
+	awk -v src="$srcdir" -f "$TOPDIR/scripts/lib/warnings-list.awk" "$@" |
+		LC_ALL=C sort -t "$(printf '\t')" -k3,3 -k4,4V -k1,2 -k5 -u
 }
 
 # summary: the default report from the -l listing on stdin.
 summary() {
-	awk -F '\t' '
-		{ kinds[$1]++; flags[$2]++; files[$3]++ }
-		END {
-			printf "0\t0\t\twarnings %d\n", kinds["warning"]
-			printf "1\t0\t\terrors %d\n", kinds["error"]
-			for (f in flags)
-				printf "2\t%d\t%s\tflag %s %d\n", flags[f], f, f, flags[f]
-			for (f in files)
-				printf "3\t%d\t%s\tfile %s %d\n", files[f], f, f, files[f]
-		}' | LC_ALL=C sort -t "$(printf '\t')" -k1,1n -k2,2nr -k3,3 | cut -f 4
+	awk -F '\t' -f "$TOPDIR/scripts/lib/warnings-summary.awk" |
+		LC_ALL=C sort -t "$(printf '\t')" -k1,1n -k2,2nr -k3,3 | cut -f 4
 }
 
 main() {

@@ -11,14 +11,12 @@
 set -eu
 
 PROG=cmd-diff.sh
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
 
 usage() {
 	echo "usage: $PROG OLD-BUILDDIR NEW-BUILDDIR"
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
 }
 
 # commands DIR: "OBJECT := COMMAND" for every object DIR compiled, sorted

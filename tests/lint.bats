@@ -14,7 +14,7 @@ setup_file() {
 # sources: the tracked source files, one a line. Exact-output fixtures,
 # logs and the patches (kernel files, checked by checkpatch) are data.
 sources() {
-	git -c safe.directory="$TOP" -C "$TOP" ls-files -- '*.c' '*.h' '*.sh' '*.bash' '*.bats' '*.mk' '*.py' \
+	git -c safe.directory="$TOP" -C "$TOP" ls-files -- '*.c' '*.h' '*.sh' '*.bash' '*.bats' '*.mk' '*.py' '*.awk' '*.jq' \
 		'*.config' '*.target' '*.include' '*.kparity' '*.list' '*.supp' \
 		Makefile '*/Makefile' '*/Kbuild' 'kconfig/clang-facts/*' \
 		scripts/initramfs/check tests/valgrind-kabi
@@ -44,6 +44,8 @@ no_spdx() {
 	assert_line Makefile
 	assert_line tools/kabi/main.c
 	assert_line tests/make.bats
+	assert_line scripts/lib/compiler-bugs-parse.awk
+	assert_line scripts/lib/parity-cell.jq
 }
 
 # shell_scripts: the tracked POSIX shell and bash scripts

@@ -40,6 +40,9 @@
 set -eu
 
 PROG=oracle.sh
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
 
 usage() {
 	cat <<USAGE
@@ -50,11 +53,6 @@ usage: $PROG view DUMP.json
   gen   print the C program that computes the same facts from SOURCE
   run   write DIR/oracle.c, build it with CC CFLAGS, run it
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
 }
 
 # The plan: one entry per checked fact, with kabi's value and the means to

@@ -108,7 +108,7 @@ good() {
 	run -2 --separate-stderr "$TOP/scripts/kernel-build.sh" -o "$T" -t sparc -c gcc
 	assert_equal "$stderr" "kernel-build.sh: unknown target 'sparc' (known: arm-vexpress arm64-virt x86_64)"
 	run -2 --separate-stderr "$TOP/scripts/kernel-build.sh" -o "$T" -t x86_64 -c icc
-	assert_equal "$stderr" "kernel-build.sh: unknown compiler 'icc' (known: gcc clang)"
+	assert_equal "$stderr" "kernel-build.sh: unknown compiler 'icc' (known: gcc clang clang-N)"
 }
 
 @test "target: a missing compiler names its Debian package" {

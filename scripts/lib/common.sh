@@ -35,18 +35,19 @@ step() {
 # run_logged LOG CMD...
 # Usage: run_logged "$objdir/build.log" make -C "$srcdir" ...
 # Runs CMD with its output appended to LOG; with V=1 the command and its
-# output are shown on stderr too. Returns CMD's success or failure.
+# output are shown on stderr too. Returns CMD's exit status.
 run_logged() {
-	local log="$1"
+	local log="$1" rc
 
 	shift
 	if [ "${V:-0}" = 1 ]; then
 		printf '%s\n' "$*" >&2
 		rm -f "$log.failed"
-		{ "$@" 2>&1 || : >"$log.failed"; } | tee -a "$log" >&2
+		{ "$@" 2>&1 || echo "$?" >"$log.failed"; } | tee -a "$log" >&2
 		if [ -e "$log.failed" ]; then
+			rc=$(cat "$log.failed")
 			rm -f "$log.failed"
-			return 1
+			return "$rc"
 		fi
 	else
 		"$@" >>"$log" 2>&1
@@ -66,16 +67,12 @@ fmt_time() {
 
 # json_str S
 # Usage: printf '{"name":%s}' "$(json_str "$name")"
-# Prints S as a JSON string: quotes, backslashes and control characters
-# escaped.
+# Prints S as a JSON string: quotes, backslashes and every control
+# character escaped (tab, CR and newline by name, the rest as \u00XX).
+# Needs TOPDIR.
 json_str() {
 	# The trailing '.' keeps a final newline of S through $( ) and awk.
-	printf '%s.' "$1" |
-		sed 's/\\/\\\\/g; s/"/\\"/g; s/	/\\t/g; s/\r/\\r/g' |
-		awk '
-			NR > 1 { out = out "\\n" }
-			{ out = out $0 }
-			END { printf "\"%s\"", substr(out, 1, length(out) - 1) }'
+	printf '%s.' "$1" | LC_ALL=C awk -f "$TOPDIR/scripts/lib/json-str.awk"
 }
 
 # median N...
@@ -86,6 +83,17 @@ median() {
 	printf '%s\n' "$@" | LC_ALL=C sort -g | awk '
 		{ v[NR] = $1 }
 		END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# is_positive VALUE
+# Usage: is_positive "$jobs" || die "-j needs a positive number, not '$jobs'"
+# Succeeds when VALUE is a whole number above zero, written in digits only.
+is_positive() {
+	case "$1" in
+	'' | *[!0-9]*) return 1 ;;
+	*[1-9]*) return 0 ;;
+	*) return 1 ;;
+	esac
 }
 
 # tree_version DIR

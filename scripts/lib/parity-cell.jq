@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# parity-cell.jq - one cell of the parity matrix (a target built and booted
+# with one compiler) as the JSON object of Documentation/parity.md.
+#
+# Usage: jq -n --arg target T --arg compiler C --arg name T/SUFFIX --arg dir D
+#           --arg ccver V --arg bstat pass|fail --argjson bsecs N
+#           --arg breason R --arg made N|"" --arg brepro CMD
+#           --arg vstat pass|fail|skipped --argjson vsecs N --arg verdict V
+#           --arg vrepro CMD --arg qemu CMD --arg version V --arg last LINES
+#           --slurpfile warnings W.json -f parity-cell.jq
+# An empty string stands for "none" and becomes null (or [] for last).
+
+{target: $target, compiler: $compiler, name: $name, dir: $dir,
+ compiler_version: $ccver,
+ build: {status: $bstat, seconds: $bsecs,
+	 make_seconds: (if $made == "" then null else ($made | tonumber) end),
+	 reason: (if $breason == "" then null else $breason end),
+	 log: ($dir + "/build.log"), reproduce: $brepro},
+ boot: {status: $vstat,
+	seconds: (if $vstat == "skipped" then null else $vsecs end),
+	reason: (if $verdict == "" or $verdict == "pass" then null
+		 else ($verdict | ltrimstr("fail: ")) end),
+	proc_version: (if $version == "" then null else $version end),
+	last_lines: (if $last == "" then [] else ($last | split("\n")) end),
+	log: ($dir + "/boot.log"),
+	reproduce: (if $vrepro == "" then null else $vrepro end),
+	qemu: (if $qemu == "" then null else $qemu end)},
+ warnings: $warnings[0]}

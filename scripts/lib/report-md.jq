@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# report-md.jq - report.md from a parity report.json.
+#
+# Usage: jq -r -L scripts/lib -f report-md.jq report.json
+
+include "report";
+
+"# kparity report: \(.kernel)",
+"",
+"Verdict: **\(.verdict | ascii_upcase)**" +
+	(if (.failures | length) > 0 then " (\(.failures | length) failures)" else "" end),
+"",
+"| target | compiler | build | boot | warnings | kabi |",
+"|---|---|---|---|---|---|",
+(.matrix[] | . as $t | .cells[] |
+	"| \($t.name) | \(.name | split("/")[1]) | \(build_text) | \(boot_text) | \(warn_text) | \($t.kabi | kabi_text) |"),
+"",
+(if (.failures | length) > 0 then
+	("## Failures", "", (.failures[] | "- \(.)"), "") else empty end),
+(.matrix[] | . as $t |
+	"## \(.name)",
+	"",
+	(.cells[] |
+		"- \(.name): \(.compiler_version); " +
+		(if .boot.proc_version != null then "booted `\(.boot.proc_version)`" else "not booted" end)),
+	(if .warnings_diff != null then
+		"- warnings: gcc \(.warnings_diff.gcc), clang \(.warnings_diff.clang); only gcc: " +
+		(.warnings_diff.only_gcc | to_entries | map("\(.key) \(.value)") | join(", ") | if . == "" then "none" else . end) +
+		"; only clang: " +
+		(.warnings_diff.only_clang | to_entries | map("\(.key) \(.value)") | join(", ") | if . == "" then "none" else . end)
+	 else empty end),
+	"- kabi: \($t.kabi | kabi_text)",
+	"",
+	"Reproduce:",
+	"",
+	(.cells[] |
+		"- build \(.name): `\(.build.reproduce)`",
+		(if .boot.reproduce != null then "- boot \(.name): `\(.boot.reproduce)`" else empty end)),
+	(if $t.kabi != null then "- kabi: `\($t.kabi.reproduce)`" else empty end),
+	"",
+	(.cells[] | select(.build.status != "pass") |
+		"Build \(.name) failed: \(.build.reason)", ""),
+	(.cells[] | select(.boot.status == "fail") |
+		"Boot \(.name) failed: \(.boot.reason). Last console lines:",
+		"",
+		"```",
+		.boot.last_lines[],
+		"```",
+		""),
+	(($t.kabi.incompatible // [])[] |
+		"### \(.kind) \(.name) (\(.decl_file):\(.decl_line))",
+		"",
+		(.findings[] | select(.incompatible) | "- \(finding_text)"),
+		"",
+		"| gcc offset | size | member | clang offset | size | member |",
+		"|---|---|---|---|---|---|",
+		((.gcc | rows) as $g | (.clang | rows) as $c
+		 | range(0; [($g | length), ($c | length)] | max) as $i
+		 | [$g[$i], $c[$i]]
+		 | map(if . == null then " | | "
+			elif .hole then "\(.offset) | \(.size) | *hole*"
+			else "\(.offset)\(bitpos) | \(.size) | \(.name) `\(.type)`" end)
+		 | "| \(.[0]) | \(.[1]) |"),
+		""))

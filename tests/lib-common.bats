@@ -1,0 +1,231 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# scripts/lib/common.sh: the helpers every script shares, one by one.
+
+load common
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	PROG=lib-test
+	TOPDIR=$TOP
+	# shellcheck source=scripts/lib/common.sh
+	. "$TOP/scripts/lib/common.sh"
+}
+
+# in_sh CODE: run CODE in a POSIX sh that has sourced common.sh, as a
+# script does (die exits the shell, so it cannot run in bats' own)
+in_sh() {
+	PROG=lib-test TOPDIR="$TOP" sh -c '. "$TOPDIR/scripts/lib/common.sh" && eval "$1"' sh "$1"
+}
+
+# makefile DIR LINES...: a top Makefile in DIR made of LINES
+makefile() {
+	local dir=$1
+	shift
+	mkdir -p "$dir"
+	printf '%s\n' "$@" >"$dir/Makefile"
+}
+
+@test "die: prints PROG and the message on stderr and exits 2" {
+	run -2 --separate-stderr in_sh 'die "cannot read '\''x'\''"; echo after'
+	assert_output ""
+	assert_equal "$stderr" "lib-test: cannot read 'x'"
+}
+
+@test "die: joins several arguments with spaces" {
+	run -2 --separate-stderr in_sh 'die one two "three four"'
+	assert_equal "$stderr" "lib-test: one two three four"
+}
+
+@test "warn: prints PROG and the message on stderr and goes on" {
+	run -0 --separate-stderr in_sh 'warn "no .config"; echo after'
+	assert_output "after"
+	assert_equal "$stderr" "lib-test: no .config"
+}
+
+@test "step: a tag padded to seven columns after two spaces, on stderr" {
+	run -0 --separate-stderr in_sh 'step BUILD x86_64-clang; step CONFIGURE arm64-virt-gcc'
+	assert_output ""
+	# bats 1.8 trims the first line's indent in $stderr: compare bytes
+	in_sh 'step BUILD x86_64-clang; step CONFIGURE arm64-virt-gcc' 2>"$T/err"
+	printf '  BUILD   x86_64-clang\n  CONFIGURE arm64-virt-gcc\n' >"$T/want"
+	run -0 cmp "$T/want" "$T/err"
+}
+
+@test "run_logged: appends the command's output to the log, shows nothing" {
+	echo old >"$T/log"
+	run -0 --separate-stderr run_logged "$T/log" sh -c 'echo out; echo err >&2'
+	assert_output ""
+	assert_equal "$stderr" ""
+	run -0 cat "$T/log"
+	assert_output "$(printf 'old\nout\nerr')"
+}
+
+@test "run_logged: returns the command's exit status" {
+	run -3 run_logged "$T/log" sh -c 'echo why; exit 3'
+	assert_output ""
+	run -0 cat "$T/log"
+	assert_output "why"
+}
+
+@test "run_logged: with V=1 shows the command and its output on stderr too" {
+	V=1 run -0 --separate-stderr run_logged "$T/log" sh -c 'echo out'
+	assert_output ""
+	assert_equal "$stderr" "$(printf 'sh -c echo out\nout')"
+	run -0 cat "$T/log"
+	assert_output "out"
+}
+
+@test "run_logged: with V=1 returns the exit status and leaves no marker file" {
+	mkdir "$T/logs"
+	V=1 run -4 --separate-stderr run_logged "$T/logs/log" sh -c 'echo bad; exit 4'
+	assert_equal "$stderr" "$(printf 'sh -c echo bad; exit 4\nbad')"
+	run -0 ls "$T/logs"
+	assert_output "log"
+}
+
+@test "fmt_time: seconds under a minute, minutes and two-digit seconds above" {
+	run -0 fmt_time 0
+	assert_output "0s"
+	run -0 fmt_time 59
+	assert_output "59s"
+	run -0 fmt_time 60
+	assert_output "1m00s"
+	run -0 fmt_time 133
+	assert_output "2m13s"
+	run -0 fmt_time 3725
+	assert_output "62m05s"
+}
+
+@test "json_str: quotes a plain string" {
+	run -0 json_str "x86_64 clang"
+	assert_output '"x86_64 clang"'
+}
+
+@test "json_str: escapes quotes and backslashes" {
+	run -0 json_str 'a"b\c'
+	assert_output '"a\"b\\c"'
+}
+
+@test "json_str: escapes tab, CR and newline by name, other controls as \\u" {
+	run -0 json_str "$(printf 'a\tb\rc\001d\037e')"
+	assert_output '"a\tb\rc\u0001d\u001fe"'
+	run -0 json_str "$(printf 'one\ntwo')"
+	assert_output '"one\ntwo"'
+}
+
+@test "json_str: keeps a final newline and an empty string" {
+	run -0 json_str "x
+"
+	assert_output '"x\n"'
+	run -0 json_str ""
+	assert_output '""'
+}
+
+@test "json_str: what it prints, jq reads back as the same string" {
+	need_tool jq
+	s=$(printf 'q"\\\t\001\nend é')
+	run -0 jq -e --arg s "$s" '. == $s' <<<"$(json_str "$s")"
+	assert_output "true"
+}
+
+@test "median: the middle of an odd count, in any order" {
+	run -0 median 3 1 2
+	assert_output "2"
+	run -0 median 9.5
+	assert_output "9.5"
+}
+
+@test "median: the mean of the two middle numbers of an even count" {
+	run -0 median 4 1 3 2
+	assert_output "2.5"
+	run -0 median 10 0.5
+	assert_output "5.25"
+}
+
+@test "median: sorts numerically, not as text" {
+	run -0 median 100 9 20
+	assert_output "20"
+}
+
+@test "median: prints nothing for no numbers" {
+	run -0 median
+	assert_output ""
+}
+
+@test "is_positive: whole numbers above zero" {
+	for v in 1 16 007; do
+		run -0 is_positive "$v"
+		assert_output ""
+	done
+}
+
+@test "is_positive: not zero, a sign, a fraction, a word or nothing" {
+	for v in 0 00 -1 +1 1.5 ' 1' 2x x ''; do
+		run -1 is_positive "$v"
+		assert_output ""
+	done
+}
+
+@test "tree_version: VERSION.PATCHLEVEL.SUBLEVEL of the top Makefile" {
+	makefile "$T/k" '# SPDX-License-Identifier: GPL-2.0' 'VERSION = 6' 'PATCHLEVEL = 1' \
+		'SUBLEVEL = 158' 'EXTRAVERSION =' 'NAME = Curry Ramen' 'VERSION = 9'
+	run -0 tree_version "$T/k"
+	assert_output "6.1.158"
+}
+
+@test "tree_version: fails silently without a Makefile" {
+	mkdir "$T/empty"
+	run -1 --separate-stderr tree_version "$T/empty"
+	assert_output ""
+	assert_equal "$stderr" ""
+	run -1 tree_version "$T/none"
+	assert_output ""
+}
+
+@test "tree_version: fails silently when a part is missing or not a number" {
+	makefile "$T/a" 'VERSION = 6' 'PATCHLEVEL = 1' 'EXTRAVERSION ='
+	run -1 tree_version "$T/a"
+	assert_output ""
+	makefile "$T/b" 'VERSION = 6' 'PATCHLEVEL = 1' 'SUBLEVEL = x' 'EXTRAVERSION ='
+	run -1 tree_version "$T/b"
+	assert_output ""
+	makefile "$T/c" 'all:' '	true'
+	run -1 tree_version "$T/c"
+	assert_output ""
+}
+
+@test "abspath: a relative path, from the current directory" {
+	mkdir -p "$T/d/e"
+	cd "$T/d"
+	run -0 abspath e/file
+	assert_output "$T/d/e/file"
+	run -0 abspath file
+	assert_output "$T/d/file"
+}
+
+@test "abspath: an absolute path, '.', '..' and a trailing slash" {
+	mkdir -p "$T/d/e"
+	run -0 abspath "$T/d/e/../x"
+	assert_output "$T/d/x"
+	cd "$T/d/e"
+	run -0 abspath .
+	assert_output "$T/d/e"
+	run -0 abspath ..
+	assert_output "$T/d"
+	run -0 abspath "$T/d/e/"
+	assert_output "$T/d/e"
+}
+
+@test "abspath: does not resolve a symlink in the last part" {
+	mkdir "$T/real"
+	ln -s real "$T/link"
+	run -0 abspath "$T/link"
+	assert_output "$T/link"
+}
+
+@test "abspath: fails silently when the directory does not exist" {
+	run -1 --separate-stderr abspath "$T/no/such/file"
+	assert_output ""
+	assert_equal "$stderr" ""
+}

@@ -1,0 +1,202 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# The awk and jq programs of scripts/lib/, each on its own, on the inputs
+# in tests/fixtures/lib-programs/.
+
+load common
+
+FIX=tests/fixtures/lib-programs
+L=scripts/lib
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	cd "$TOP"
+	TAB=$(printf '\t')
+}
+
+# expected NAME: $output must equal FIX/NAME.expected (KPARITY_BLESS=1
+# rewrites it)
+expected() {
+	expect_file "$TOP/$FIX/$1.expected"
+}
+
+@test "target-check.awk: a shipped target has no problem" {
+	run -0 --separate-stderr awk -v prog=t -v req="ARCH IMAGE" -v opt="SRCARCH CROSS_COMPILE BASE_CONFIG FRAGMENTS DEFCONFIGS QEMU QEMU_MACHINE QEMU_CPU QEMU_MEMORY CONSOLE" \
+		-f "$L/target-check.awk" scripts/targets/x86_64.target
+	assert_output ""
+	assert_equal "$stderr" ""
+}
+
+@test "target-check.awk: one line per problem, and exit 2" {
+	run -2 --separate-stderr awk -v prog=t -v req="ARCH IMAGE" -v opt="FRAGMENTS QEMU" \
+		-f "$L/target-check.awk" "$FIX/bad.target.in"
+	assert_output ""
+	assert_equal "$stderr" "$(printf '%s\n' \
+		"t: $FIX/bad.target.in:4: key 'ARCH' set again (first at line 3)" \
+		"t: $FIX/bad.target.in:5: not a KEY=value line: 'not a key line'" \
+		"t: $FIX/bad.target.in:6: unknown key 'SPARC'" \
+		"t: $FIX/bad.target.in:7: FRAGMENTS: value must be a plain word or \"words\", not '\$(date)'" \
+		"t: $FIX/bad.target.in: missing key 'IMAGE'")"
+}
+
+@test "compiler-bugs-parse.awk: the records of a well-formed case" {
+	run -0 awk -v all_targets="x86_64 arm aarch64" -f "$L/compiler-bugs-parse.awk" \
+		tests/fixtures/compiler-bugs/outcomes/ranges.c
+	expected compiler-bugs-parse-ranges
+}
+
+@test "compiler-bugs-parse.awk: only error records for a malformed case" {
+	run -0 awk -v all_targets="x86_64 arm aarch64" -f "$L/compiler-bugs-parse.awk" \
+		tests/fixtures/compiler-bugs/malformed/bad-selector.c
+	assert_output "error${TAB}8${TAB}'14' in a selector is neither a version range (<17, >=14.0.6) nor a target (x86_64 arm aarch64)"
+}
+
+@test "compiler-bugs-recorded.awk: the first selector that holds wins" {
+	awk -v all_targets="x86_64 arm aarch64" -f "$L/compiler-bugs-parse.awk" \
+		tests/fixtures/compiler-bugs/outcomes/ranges.c >"$T/tags"
+	run -0 awk -F "$TAB" -v fam=gcc -v ver=4.9 -v tgt=x86_64 -f "$L/compiler-bugs-recorded.awk" "$T/tags"
+	assert_output "9${TAB}reject${TAB}reject${TAB}"
+	run -0 awk -F "$TAB" -v fam=gcc -v ver=12.2.0 -v tgt=arm -f "$L/compiler-bugs-recorded.awk" "$T/tags"
+	assert_output "11${TAB}reject${TAB}reject${TAB}"
+	run -0 awk -F "$TAB" -v fam=gcc -v ver=12.2.0 -v tgt=x86_64 -f "$L/compiler-bugs-recorded.awk" "$T/tags"
+	assert_output "13${TAB}accept${TAB}accept${TAB}"
+	run -0 awk -F "$TAB" -v fam=clang -v ver=19.1.7 -v tgt=x86_64 -f "$L/compiler-bugs-recorded.awk" "$T/tags"
+	assert_output "12${TAB}reject${TAB}reject${TAB}"
+}
+
+@test "compiler-bugs-recorded.awk: none when no selector holds" {
+	printf 'name\tn\nexpect\t9\tclang\t<5\t\treject\treject\t\n' >"$T/tags"
+	run -0 awk -F "$TAB" -v fam=gcc -v ver=12 -v tgt=x86_64 -f "$L/compiler-bugs-recorded.awk" "$T/tags"
+	assert_output "0${TAB}none${TAB}${TAB}"
+}
+
+@test "compiler-bugs-matrix.awk: the text matrix of a run" {
+	local r=$FIX/compiler-bugs-run
+	run -0 awk -F "$TAB" -v targets="x86_64 arm aarch64" -v ncases="$(wc -l <"$r/cases-list.tsv")" \
+		-f "$L/compiler-bugs-matrix.awk" "$r/compilers.tsv" "$r/malformed.tsv" "$r/results.tsv"
+	expected compiler-bugs-matrix
+}
+
+@test "compiler-bugs-matrix.jq: the JSON matrix of a run" {
+	need_tool jq
+	local r=$FIX/compiler-bugs-run
+	run -0 jq -n --rawfile compilers "$r/compilers.tsv" --rawfile skipped "$r/skipped.tsv" \
+		--rawfile cases "$r/cases.tsv" --rawfile results "$r/results.tsv" \
+		--rawfile malformed "$r/malformed.tsv" -f "$L/compiler-bugs-matrix.jq"
+	expected compiler-bugs-matrix-json
+}
+
+@test "parity-cell.jq: a built and booted cell, empty strings as null" {
+	need_tool jq
+	run -0 jq -n --arg target x86_64 --arg compiler clang --arg name x86_64/clang \
+		--arg dir build/kernel/x86_64-clang --arg ccver "clang 19" --arg bstat pass \
+		--argjson bsecs 200 --arg breason "" --arg made 180 --arg brepro "scripts/kernel-build.sh" \
+		--arg vstat fail --argjson vsecs 12 --arg verdict "fail: hang: no verdict" \
+		--arg vrepro "scripts/kernel-boot.sh" --arg qemu "" --arg version "" \
+		--arg last "$(printf 'one\ntwo')" --slurpfile warnings "$FIX/cell-warnings.json" \
+		-f "$L/parity-cell.jq"
+	expected parity-cell
+}
+
+@test "parity-kabi.jq: the incompatible types with both layouts" {
+	need_tool jq
+	run -0 jq --arg status fail --arg reason "layouts differ incompatibly" \
+		--slurpfile r <(echo '"kabi diff a b"') --slurpfile gcc "$FIX/gcc.layout" \
+		--slurpfile clang "$FIX/clang.layout" -f "$L/parity-kabi.jq" "$FIX/diff.json"
+	expected parity-kabi
+}
+
+@test "parity-target.jq: the flags only one compiler warned about" {
+	need_tool jq
+	run -0 jq -s --arg target x86_64 --slurpfile kabi "$FIX/kabi.json" -f "$L/parity-target.jq" \
+		"$FIX/cell-gcc.json" "$FIX/cell-clang.json"
+	expected parity-target
+}
+
+@test "report-md.jq: report.md, with the shared definitions of report.jq" {
+	need_tool jq
+	run -0 jq -r -L "$L" -f "$L/report-md.jq" tests/fixtures/report/report.json
+	expect_file "$TOP/tests/fixtures/report/report.md.expected"
+}
+
+@test "report-html.jq: one table row per cell" {
+	need_tool jq
+	run -0 jq -r -L "$L" -f "$L/report-html.jq" tests/fixtures/report/report.json
+	expected report-html
+}
+
+@test "warnings-list.awk: compiler and linker diagnostics, relative to the tree" {
+	run -0 awk -v src=/usr/src/linux-6.1 -f "$L/warnings-list.awk" tests/fixtures/warnings/clang-error.log
+	expected warnings-list
+}
+
+@test "boot-verdict.awk: pass, and each reason to fail" {
+	local f=tests/fixtures/boot-verdict token
+	token=$(sed -n 's/^kparity-init: PASS //p' "$f/pass.log" | tr -d '\r')
+	run -0 awk -v status=0 -v token="$token" -f "$L/boot-verdict.awk" "$f/pass.log"
+	assert_output "pass"
+	run -1 awk -v status=3 -v token="$token" -f "$L/boot-verdict.awk" "$f/pass.log"
+	assert_output "fail: qemu exited 3"
+	run -1 awk -v status=0 -v token=other -f "$L/boot-verdict.awk" "$f/pass.log"
+	assert_output 'fail: no marker: init never printed "kparity-init: marker other"'
+	run -1 awk -v status=124 -v token="$token" -f "$L/boot-verdict.awk" "$f/hang.log"
+	assert_output "fail: hang: no verdict from the guest before the time limit"
+}
+
+@test "kconfig-verify.awk: each last request .config does not meet, in order" {
+	run -1 awk -v prog=k -f "$L/kconfig-verify.awk" part=config "$FIX/config" part=fragment "$FIX/fragment"
+	assert_output "$(printf '%s\n' \
+		"k: CONFIG_B=y requested by $FIX/fragment but .config has 'CONFIG_B=m'" \
+		"k: CONFIG_C=y requested by $FIX/fragment but .config has '# CONFIG_C is not set'" \
+		"k: CONFIG_D=\"other\" requested by $FIX/fragment but .config has 'CONFIG_D=\"text\"'" \
+		"k: CONFIG_E=y requested by $FIX/fragment but .config does not mention it" \
+		"k: CONFIG_F=n requested by $FIX/fragment but .config has 'CONFIG_F=y'" \
+		"k: CONFIG_A=n requested by $FIX/fragment but .config has 'CONFIG_A=y'")"
+}
+
+@test "kconfig-verify.awk: a .config that has every request passes" {
+	printf 'CONFIG_A=y\n# CONFIG_B is not set\n' >"$T/config"
+	printf 'CONFIG_A=y\n# CONFIG_B is not set\n# CONFIG_C is not set\n' >"$T/frag"
+	run -0 awk -v prog=k -f "$L/kconfig-verify.awk" part=config "$T/config" part=fragment "$T/frag"
+	assert_output ""
+}
+
+@test "driver-diagnostics.awk: the driver's own diagnostics, once each" {
+	run -0 awk -f "$L/driver-diagnostics.awk" "$FIX/driver.log"
+	assert_output "$(printf '%s\t%s\t%s\t%s\t%s\n' \
+		warning -Wunused-command-line-argument '(driver)' 0 "argument unused during compilation: '-march=armv7-a'" \
+		error -Wunused-command-line-argument '(driver)' 0 "argument unused during compilation: '-mthumb'" \
+		error '(none)' '(driver)' 0 "unrecognized command-line option '-mfoo'" \
+		warning '(none)' '(driver)' 0 "no flag here")"
+}
+
+@test "kconfig-lines.awk: blank, comment and assignment lines pass" {
+	run -0 --separate-stderr awk -v prog=k -f "$L/kconfig-lines.awk" "$FIX/fragment" kconfig/fragments/x86_64.config
+	assert_output ""
+	assert_equal "$stderr" ""
+}
+
+@test "kconfig-lines.awk: any other line is named with file and line, exit 2" {
+	printf 'CONFIG_A=y\nCONFIG_B y\n\nCONFIG_C=\n' >"$T/frag"
+	run -2 --separate-stderr awk -v prog=k -f "$L/kconfig-lines.awk" "$T/frag"
+	assert_output ""
+	assert_equal "$stderr" "$(printf '%s\n' \
+		"k: $T/frag:2: not a Kconfig assignment: 'CONFIG_B y'" \
+		"k: $T/frag:4: not a Kconfig assignment: 'CONFIG_C='")"
+}
+
+@test "warnings-summary.awk: one count per kind, flag and file" {
+	printf '%s\t%s\t%s\t%s\t%s\n' \
+		warning -Wunused a.c 1 x warning -Wunused b.c 2 y error '(none)' a.c 3 z >"$T/list"
+	awk -F "$TAB" -f "$L/warnings-summary.awk" "$T/list" >"$T/counts"
+	run -0 sort "$T/counts"
+	assert_output "$(printf '%s\t%s\t%s\t%s\n' \
+		0 0 '' 'warnings 2' 1 0 '' 'errors 1' \
+		2 1 '(none)' 'flag (none) 1' 2 2 -Wunused 'flag -Wunused 2' \
+		3 1 b.c 'file b.c 1' 3 2 a.c 'file a.c 2')"
+}
+
+@test "json-str.awk: its input less the last character, as a JSON string" {
+	run -0 awk -f "$L/json-str.awk" <<<"$(printf 'a"b\\c\td\001\ne.')"
+	assert_output '"a\"b\\c\td\u0001\ne"'
+}

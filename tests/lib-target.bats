@@ -1,0 +1,128 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# scripts/lib/target.sh: known_targets, load_target and compiler_select.
+
+load common
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+}
+
+# in_sh CODE: run CODE in a POSIX sh that has sourced both libraries, as
+# a script does (die and load_target exit the shell)
+in_sh() {
+	PROG=lib-test TOPDIR="$TOP" sh -c \
+		'. "$TOPDIR/scripts/lib/common.sh" && . "$TOPDIR/scripts/lib/target.sh" && eval "$1"' sh "$1"
+}
+
+# selected: what compiler_select set, one variable a line
+SELECTED='printf "%s\n" "cc=$cc_bin" "ld=$ld_bin" "cross=$cc_cross" "llvm=$cc_llvm" "suffix=$cc_suffix"'
+
+# fake_llvm DIR VERSION: a DIR/clang that says it is VERSION
+fake_llvm() {
+	mkdir -p "$1"
+	printf '#!/bin/sh\necho %s\n' "$2" >"$1/clang"
+	chmod +x "$1/clang"
+}
+
+@test "known_targets: the target files' names on one line" {
+	run -0 in_sh known_targets
+	assert_output "arm-vexpress arm64-virt x86_64"
+}
+
+@test "load_target: every key of a target, as t_* variables" {
+	run -0 in_sh 'load_target arm-vexpress; printf "%s\n" "$t_name" "$t_arch" "$t_srcarch" \
+		"$t_cross" "$t_base" "$t_fragments" "$t_defconfigs" "$t_image" "$t_dtb" "$t_qemu" \
+		"$t_qemu_machine" "[$t_qemu_cpu]" "$t_qemu_memory" "$t_console" "[$t_append]"'
+	assert_output "$(printf '%s\n' arm-vexpress arm arm arm-linux-gnueabi- tinyconfig \
+		'arm-vexpress.config debug-info.config' 'vexpress_defconfig multi_v7_defconfig' \
+		arch/arm/boot/zImage arch/arm/boot/dts/vexpress-v2p-ca9.dtb qemu-system-arm \
+		vexpress-a9 '[]' 256M ttyAMA0 '[]')"
+}
+
+@test "load_target: SRCARCH where the kernel's directory is not ARCH" {
+	run -0 in_sh 'load_target x86_64; echo "$t_arch $t_srcarch [$t_cross] [$t_dtb] $t_qemu_cpu"'
+	assert_output "x86_64 x86 [] [] qemu64"
+}
+
+@test "load_target: leaves none of the keys set, even ones set before" {
+	run -0 in_sh 'ARCH=sparc; CROSS_COMPILE=x-; load_target arm64-virt; echo "[${ARCH-unset}] [${CROSS_COMPILE-unset}] [${IMAGE-unset}]"'
+	assert_output "[unset] [unset] [unset]"
+}
+
+@test "load_target: a target loaded after another keeps none of its values" {
+	run -0 in_sh 'load_target arm-vexpress; load_target arm64-virt; echo "[$t_dtb] $t_qemu_cpu"'
+	assert_output "[] cortex-a57"
+}
+
+@test "load_target: an unknown target exits 2 with the known ones" {
+	run -2 --separate-stderr in_sh 'load_target sparc; echo after'
+	assert_output ""
+	assert_equal "$stderr" "lib-test: unknown target 'sparc' (known: arm-vexpress arm64-virt x86_64)"
+}
+
+@test "compiler_select: gcc takes the target's cross prefix" {
+	run -0 in_sh "load_target arm64-virt; compiler_select gcc; $SELECTED"
+	assert_output "$(printf '%s\n' cc=aarch64-linux-gnu-gcc ld=aarch64-linux-gnu-ld \
+		cross=aarch64-linux-gnu- llvm= suffix=gcc)"
+}
+
+@test "compiler_select: gcc for a native target, or with no target loaded" {
+	run -0 in_sh "load_target x86_64; compiler_select gcc; $SELECTED"
+	assert_output "$(printf '%s\n' cc=gcc ld=ld cross= llvm= suffix=gcc)"
+	run -0 in_sh "compiler_select gcc; $SELECTED"
+	assert_output "$(printf '%s\n' cc=gcc ld=ld cross= llvm= suffix=gcc)"
+}
+
+@test "compiler_select: gcc ignores the caller's LLVM" {
+	LLVM=-19 run -0 in_sh "load_target arm-vexpress; compiler_select gcc; $SELECTED"
+	assert_output "$(printf '%s\n' cc=arm-linux-gnueabi-gcc ld=arm-linux-gnueabi-ld \
+		cross=arm-linux-gnueabi- llvm= suffix=gcc)"
+}
+
+@test "compiler_select: clang is LLVM=1 by default and with LLVM=1" {
+	run -0 in_sh "unset LLVM; load_target arm64-virt; compiler_select clang; $SELECTED"
+	assert_output "$(printf '%s\n' cc=clang ld=ld.lld cross= llvm=1 suffix=clang)"
+	LLVM=1 run -0 in_sh "compiler_select clang; $SELECTED"
+	assert_output "$(printf '%s\n' cc=clang ld=ld.lld cross= llvm=1 suffix=clang)"
+}
+
+@test "compiler_select: clang with LLVM=-N and clang-N name the same build" {
+	LLVM=-19 run -0 in_sh "compiler_select clang; $SELECTED"
+	assert_output "$(printf '%s\n' cc=clang-19 ld=ld.lld-19 cross= llvm=-19 suffix=clang-19)"
+	run -0 in_sh "unset LLVM; compiler_select clang-19; $SELECTED"
+	assert_output "$(printf '%s\n' cc=clang-19 ld=ld.lld-19 cross= llvm=-19 suffix=clang-19)"
+}
+
+@test "compiler_select: clang-N wins over the caller's LLVM" {
+	LLVM=-14 run -0 in_sh "compiler_select clang-19; $SELECTED"
+	assert_output "$(printf '%s\n' cc=clang-19 ld=ld.lld-19 cross= llvm=-19 suffix=clang-19)"
+}
+
+@test "compiler_select: LLVM=DIR/ runs DIR/clang and names the build by its major version" {
+	fake_llvm "$T/llvm/bin" 17.0.6
+	LLVM="$T/llvm/bin/" run -0 in_sh "compiler_select clang; $SELECTED"
+	assert_output "$(printf '%s\n' "cc=$T/llvm/bin/clang" "ld=$T/llvm/bin/ld.lld" cross= \
+		"llvm=$T/llvm/bin/" suffix=clang-17)"
+}
+
+@test "compiler_select: LLVM=DIR/ without a clang in it exits 2" {
+	mkdir "$T/empty"
+	LLVM="$T/empty/" run -2 --separate-stderr in_sh 'compiler_select clang; echo after'
+	assert_output ""
+	assert_equal "$stderr" "lib-test: cannot find '$T/empty/clang' (LLVM=$T/empty/)"
+}
+
+@test "compiler_select: an LLVM that is none of 1, -N, DIR/ exits 2" {
+	LLVM=yes run -2 --separate-stderr in_sh 'compiler_select clang; echo after'
+	assert_output ""
+	assert_equal "$stderr" "lib-test: LLVM='yes' is none of 1, -VERSION, DIR/"
+}
+
+@test "compiler_select: an unknown compiler exits 2 with the known ones" {
+	for c in icc clang-x clang-19a gcc-12; do
+		run -2 --separate-stderr in_sh "compiler_select $c; echo after"
+		assert_output ""
+		assert_equal "$stderr" "lib-test: unknown compiler '$c' (known: gcc clang clang-N)"
+	done
+}
