@@ -31,12 +31,23 @@ setup() {
 	[ -x "$T/clang/kabi" ]
 }
 
+# files_under DIR [FIND-TESTS...]: the files below DIR, relative, sorted
+files_under() {
+	local dir="$1"
+
+	shift
+	find "$dir" -type f "$@" -printf '%P\n' | LC_ALL=C sort
+}
+
 @test "make: install honours DESTDIR and PREFIX" {
 	run -0 make -C "$TOP" --no-print-directory O="$T/out" DESTDIR="$T/root" PREFIX=/usr install
-	run -0 find "$T/root" -type f -printf '%P\n'
-	assert_line "usr/bin/kabi"
-	assert_line "usr/share/man/man1/kabi.1"
-	[ "${#lines[@]}" -eq 2 ]
+	run -0 files_under "$T/root" ! -path '*/share/kparity/*' ! -path '*/share/doc/*'
+	assert_output "$(printf '%s\n' usr/bin/kabi usr/share/bash-completion/completions/kabi \
+		usr/share/man/man1/kabi.1 | LC_ALL=C sort)"
+	# The overlay, Kconfig entries, series and scripts in the checkout's layout
+	run -0 files_under "$T/root/usr/share/kparity"
+	assert_output "$(git -C "$TOP" ls-files kbuild kconfig patches scripts)"
+	run -0 test -x "$T/root/usr/share/kparity/scripts/parity.sh"
 	run -0 "$T/root/usr/bin/kabi" help dump
 	assert_line --index 0 "usage: kabi dump [--json] [--root DIR]... [--type NAME]... [--kind KIND]"
 }
