@@ -70,6 +70,13 @@ setup_compiler() {
 	CC="$cc_bin"
 	if [ "${CCACHE_DISABLE:-}" != 1 ] && command -v ccache >/dev/null; then
 		CC="ccache $cc_bin"
+		# -g makes ccache key every object on the build directory; the
+		# same command in another directory (the overlay's build of
+		# this tree) may share the result. Objects so served name the
+		# first directory in DW_AT_comp_dir, which kabi strips from
+		# declaration paths as it strips --root.
+		CCACHE_NOHASHDIR=1
+		export CCACHE_NOHASHDIR
 	fi
 	ARCH="$t_arch"
 	export ARCH CC

@@ -11,8 +11,13 @@
 # which report.sh writes report.md and report.html. The last line printed
 # is the verdict and the report's path.
 #
+# One run at a time uses a build directory: a second is refused while the
+# first holds BUILDDIR/parity.lock. An interrupted run (SIGINT, SIGTERM)
+# says so and leaves the last complete report as it was.
+#
 # Exit: 0 every cell built and booted and no layout differs incompatibly,
-# 1 something failed, 2 trouble (usage, unknown target or compiler, tools).
+# 1 something failed, 2 trouble (usage, unknown target or compiler, tools,
+# another run on BUILDDIR), 130 interrupted.
 
 # shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
 set -eu
@@ -299,6 +304,29 @@ assemble() {
 	mv "$report/report.json.tmp" "$report/report.json"
 }
 
+# lock_build: hold BUILDDIR/parity.lock until this run and everything it
+# started has ended, or refuse (exit 2) while another run holds it: two runs
+# would build, boot and report into the same files.
+lock_build() {
+	mkdir -p "$build" || die "cannot create '$build'"
+	exec 9>"$build/parity.lock" || die "cannot open '$build/parity.lock'"
+	flock -n 9 ||
+		die "another parity run is using '$build' (it holds '$build/parity.lock'); wait for it to end"
+}
+
+# interrupted: the handler of SIGINT and SIGTERM until the report is
+# written: report.json, .md and .html are still the last complete run's.
+interrupted() {
+	trap - INT TERM
+	rm -f "$abuild/report/report.json.tmp"
+	if [ -f "$abuild/report/report.json" ]; then
+		echo "parity: interrupted; $build/report/ holds the last complete run's report"
+	else
+		echo "parity: interrupted; no report written"
+	fi
+	exit 130
+}
+
 # check_lists: validate $targets and $compilers; exit 2 on an unknown one.
 check_lists() {
 	local t c
@@ -338,8 +366,11 @@ main() {
 	[ -n "$targets" ] || targets=$(known_targets)
 	[ -n "$compilers" ] || compilers="$KNOWN_COMPILERS"
 	check_lists
-	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" jq timeout || exit 2
+	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" jq timeout flock || exit 2
 	[ -x "$build/kabi" ] || die "no '$build/kabi': run 'make' first"
+	lock_build
+	abuild=$(cd "$build" && pwd)
+	trap interrupted INT TERM
 
 	srcdir=$("$TOPDIR/scripts/kernel-src.sh" -o "$build") || exit 2
 	# The tree is at hand now; the scripts below need not say so again.
@@ -349,7 +380,6 @@ main() {
 	kernel=$(tree_version "$srcdir") ||
 		die "'$srcdir/Makefile' has no usable VERSION/PATCHLEVEL/SUBLEVEL"
 	kernel="linux-$kernel"
-	abuild=$(cd "$build" && pwd)
 	report="$abuild/report"
 	cells="$report/cells"
 	rm -rf "$cells"
@@ -369,6 +399,9 @@ main() {
 		fi
 	done
 
+	# The report is written whole, or not at all: seconds of jq, which a
+	# Ctrl-C from now on no longer stops.
+	trap '' INT TERM
 	assemble
 	"$TOPDIR/scripts/report.sh" "$report/report.json" "$report" || exit 2
 	if [ -z "$failures" ]; then

@@ -233,6 +233,9 @@ hooked_tree() {
 	# the stock build's CC (through ccache where it was), so that the
 	# two builds' commands can be compared
 	cc=$(sed -n '1s/^cmd_init\/main\.o := \(\(ccache \)\{0,1\}clang\) .*/\1/p' "$ref/init/.main.o.cmd")
+	# as kernel-build.sh does: ccache keys objects on the command, not the
+	# directory, so whatever the stock build compiled is served from it
+	export CCACHE_NOHASHDIR=1
 	run -0 kmake "$obj" LLVM=1 CC="$cc" olddefconfig
 	run -0 kmake "$obj" LLVM=1 CC="$cc" -j "$(nproc)"
 	assert [ -f "$obj/vmlinux" ]

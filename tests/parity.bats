@@ -123,3 +123,78 @@ setup() {
 	run -0 grep -c '^- kabi: `' "$BUILD/report/report.md"
 	assert_output "3"
 }
+
+# blocked_run FIFO ARGS...: start parity.sh ARGS... in the background, in a
+# process group of its own (as a terminal runs a command) whose id is left
+# in $run_pid, with a 'timeout' on PATH that says "ready" on FIFO and then
+# blocks: the run stops at its first boot, after the build. When parity.sh
+# ends, "ended STATUS" follows on FIFO.
+blocked_run() {
+	local fifo="$1" bin="$BATS_TEST_TMPDIR/bin"
+
+	shift
+	mkdir -p "$bin"
+	mkfifo "$BATS_TEST_TMPDIR/never"
+	cat >"$bin/timeout" <<'FAKE'
+#!/bin/sh
+echo ready >"$KP_TEST_FIFO"
+# nobody writes here: blocks until a signal ends it
+read -r _ <"$KP_TEST_NEVER"
+FAKE
+	chmod +x "$bin/timeout"
+	set -m
+	{
+		rc=0
+		PATH="$bin:$PATH" KP_TEST_FIFO="$fifo" KP_TEST_NEVER="$BATS_TEST_TMPDIR/never" \
+			"$TOP/scripts/parity.sh" "$@" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" || rc=$?
+		echo "ended $rc" >"$fifo"
+	} &
+	run_pid=$!
+	set +m
+}
+
+# report_sums: the checksums of the report's files
+report_sums() {
+	cksum "$BUILD/report/report.json" "$BUILD/report/report.md" "$BUILD/report/report.html"
+}
+
+@test "parity: Ctrl-C says interrupted, exits 130 and keeps the last report" {
+	local fifo="$BATS_TEST_TMPDIR/fifo" line before
+	before=$(report_sums)
+	mkfifo "$fifo"
+	# held open both ways, so neither side's open blocks
+	exec 4<>"$fifo"
+	blocked_run "$fifo" -o "$BUILD" -t x86_64 -c gcc
+	read -r -t 300 line <&4 || line="nothing in 300 s"
+	assert_equal "$line" ready
+	kill -INT -- "-$run_pid"
+	read -r -t 300 line <&4 || line="nothing in 300 s"
+	wait "$run_pid"
+	exec 4>&-
+	assert_equal "$line" "ended 130"
+	run -0 cat "$BATS_TEST_TMPDIR/out"
+	assert_output "parity: interrupted; $BUILD/report/ holds the last complete run's report"
+	run -0 report_sums
+	assert_output "$before"
+	assert [ ! -e "$BUILD/report/report.json.tmp" ]
+}
+
+@test "parity: a second run on the same build directory is refused in one line" {
+	local fifo="$BATS_TEST_TMPDIR/fifo" line before
+	before=$(report_sums)
+	mkfifo "$fifo"
+	exec 4<>"$fifo"
+	blocked_run "$fifo" -o "$BUILD" -t x86_64 -c gcc
+	read -r -t 300 line <&4 || line="nothing in 300 s"
+	assert_equal "$line" ready
+	run -2 --separate-stderr "$TOP/scripts/parity.sh" -o "$BUILD" -t x86_64 -c gcc
+	kill -INT -- "-$run_pid"
+	read -r -t 300 line <&4 || line="nothing in 300 s"
+	wait "$run_pid"
+	exec 4>&-
+	assert_equal "$stderr" "parity.sh: another parity run is using '$BUILD' (it holds '$BUILD/parity.lock'); wait for it to end"
+	assert_output ""
+	assert_equal "$line" "ended 130"
+	run -0 report_sums
+	assert_output "$before"
+}

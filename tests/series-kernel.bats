@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The quilt series on the real tree, Debian's linux-source-6.1: it applies
 # exactly, push and pop leave the tree byte-identical, every patch passes
-# the tree's checkpatch.pl, and every prefix builds the tiny x86_64 kernel
-# with GCC and with Clang under CONFIG_WERROR=y (incrementally, in
-# $KPARITY_BUILD/series/, with ccache).
+# the tree's checkpatch.pl, and every prefix builds init/ of the tiny x86_64
+# kernel with GCC and with Clang under CONFIG_WERROR=y (incrementally, in
+# $KPARITY_BUILD/series/, with ccache). Building init/ after make's prepare
+# stage runs the bisect's whole logic on the real tree in a minute; every
+# prefix's full build is 'make series-bisect', the evidence run.
 
 load common
 
@@ -57,12 +59,16 @@ patches() {
 	done
 }
 
-@test "series-kernel: every prefix builds tiny x86_64 with gcc and clang, -Werror" {
+# compiled_of LINE COMPILER: the count "COMPILER ok (N compiled)" in LINE.
+compiled_of() {
+	printf '%s\n' "$1" | sed -n "s/.* $2 ok (\([0-9]*\) compiled).*/\1/p"
+}
+
+@test "series-kernel: every prefix builds init/ of tiny x86_64 with gcc and clang, -Werror" {
 	need_tool clang
-	local n
+	local n i
 	n=$(patches | grep -c .)
-	local i
-	run -0 --separate-stderr "$S/series-bisect.sh" -o "$BUILD" -t x86_64 -c "gcc clang"
+	run -0 --separate-stderr "$S/series-bisect.sh" -o "$BUILD" -t x86_64 -c "gcc clang" -m init/
 	assert_equal "${#lines[@]}" "$((n + 2))"
 	assert_line -n 0 --regexp '^ 0 \(no patch\): gcc ok \([0-9]+ compiled\), clang ok \([0-9]+ compiled\)$'
 	# GCC's builds are the tree's own: no patch changes a GCC command line,
@@ -71,4 +77,25 @@ patches() {
 		assert_line -n "$i" --regexp "^ *$i [^ ]+: gcc ok \((0 compiled|nothing for x86_64)\), clang ok \(([0-9]+ compiled|nothing for x86_64)\)\$"
 	done
 	assert_line -n "$((n + 1))" "bisect: all $((n + 1)) prefixes build with gcc clang"
+	# the last two patches change every clang command line: each compiles
+	# all of init/ and prepare's generated files again, as many each time
+	local c7 c8
+	c7=$(compiled_of "${lines[7]}" clang)
+	c8=$(compiled_of "${lines[8]}" clang)
+	assert [ "${c7:-0}" -gt 0 ]
+	assert_equal "$c8" "$c7"
+}
+
+@test "series-kernel: a prefix that does not build is named, exit 1" {
+	local log
+	# every C file of the build includes this header: prefix 0 breaks
+	printf '#error the bisect must name this prefix\n' >"$BATS_TEST_TMPDIR/break.h"
+	run -1 --separate-stderr env KCFLAGS="-include $BATS_TEST_TMPDIR/break.h" \
+		"$S/series-bisect.sh" -o "$BUILD" -t x86_64 -c gcc -m init/
+	log=$(cd "$BUILD" && pwd)/series/bisect/x86_64-gcc/prefix-0.log
+	assert_equal "${#lines[@]}" 2
+	assert_line -n 0 " 0 (no patch): gcc FAIL"
+	assert_line -n 1 "bisect: the first failing prefix ends with (no patch), with gcc (log: $log)"
+	run -0 grep -m 1 -o 'error: #error the bisect must name this prefix' "$log"
+	assert_output 'error: #error the bisect must name this prefix'
 }
