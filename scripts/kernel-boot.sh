@@ -84,7 +84,10 @@ main() {
 	[ -z "$t_dtb" ] || set -- "$@" -dtb "$kdir/$t_dtb"
 	set -- "$@" -initrd "$initrd" \
 		-append "console=$t_console panic=-1 kparity.token=$token${t_append:+ $t_append}"
-	quote timeout -k 5 "$limit" "$@" >"$kdir/boot.cmd"
+	# --foreground keeps QEMU in the caller's process group, so a Ctrl-C
+	# that interrupts a run stops the guest too, not only the run.
+	set -- timeout --foreground -k 5 "$limit" "$@"
+	quote "$@" >"$kdir/boot.cmd"
 	[ "${V:-0}" != 1 ] || cat "$kdir/boot.cmd" >&2
 
 	: >"$kdir/boot.log"
@@ -93,7 +96,7 @@ main() {
 	export QEMU_AUDIO_DRV
 	start=$(date +%s)
 	rc=0
-	timeout -k 5 "$limit" "$@" </dev/null >"$kdir/boot.qemu" 2>&1 || rc=$?
+	"$@" </dev/null >"$kdir/boot.qemu" 2>&1 || rc=$?
 	took=$(fmt_time $(($(date +%s) - start)))
 
 	rc2=0
