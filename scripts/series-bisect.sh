@@ -77,6 +77,23 @@ compiler_env() {
 	fi
 }
 
+# applied_from SRCDIR PATCHDIR: the patch directory SRCDIR's applied
+# patches came from: quilt's record of it while that exists, else PATCHDIR.
+applied_from() {
+	local old
+
+	old=$(cat "$1/.pc/.quilt_patches" 2>/dev/null) || old="$2"
+	case "$old" in
+	/*) ;;
+	*) old="$1/$old" ;;
+	esac
+	if [ -d "$old" ]; then
+		printf '%s\n' "$old"
+	else
+		printf '%s\n' "$2"
+	fi
+}
+
 # reaches PATCHFILE: does the patch touch a file the target's build may
 # read? Only files below another architecture's arch/ directory do not;
 # a prefix that adds only those builds what the one before it built. A
@@ -172,13 +189,15 @@ main() {
 	srcdir=$(KPARITY_SRC_QUIET=1 "$TOPDIR/scripts/kernel-src.sh" -o "$builddir/series") || exit 2
 	check_pin "$patchdir/series" "$srcdir"
 	quilt_setup "$patchdir"
-	name=$(interrupted "$srcdir")
-	[ -z "$name" ] ||
-		die "a push of '$name' was interrupted in '$srcdir'; undo it with 'scripts/kernel-patch.sh -r -s $srcdir'"
+	check_interrupted "$srcdir" "$patchdir"
 	if [ -n "$(applied_names "$srcdir")" ]; then
+		# Its own tree, but a maintainer may have edited it: nothing
+		# unsaved is popped.
+		check_unsaved "$srcdir" "$(applied_from "$srcdir" "$patchdir")"
 		q "$srcdir" pop -a -f -q >/dev/null || die "cannot pop the series in '$srcdir'"
 		record "$srcdir" "$patchdir"
 	fi
+	use_patchdir "$srcdir" "$patchdir"
 	# quilt restores a file with the time it had: make must see it changed.
 	for name in $(series_names "$patchdir/series"); do
 		[ -r "$patchdir/$name" ] || die "cannot read '$patchdir/$name' (named in '$patchdir/series')"

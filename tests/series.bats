@@ -349,6 +349,19 @@ unsaved_line() {
 	assert_edit_survives
 }
 
+@test "series-bisect: a 'quilt new' patch with an edit in its tree stops it, the edit survives" {
+	maintainer_edits
+	# enough of a kernel tree for kernel-src.sh to take it as KSRC
+	mkdir -p "$T/tree/scripts" "$T/build"
+	: >"$T/tree/Kconfig"
+	: >"$T/tree/scripts/Kbuild.include"
+	run -2 --separate-stderr env KSRC="$T/tree" "$S/series-bisect.sh" -o "$T/build" \
+		-p "$T/patches" -t x86_64 -c gcc
+	assert_output ""
+	assert_equal "$stderr" "$(unsaved_line series-bisect.sh)"
+	assert_edit_survives
+}
+
 @test "series-status: a 'quilt new' patch is listed and its edit noted" {
 	maintainer_edits
 	run -0 --separate-stderr "$S/series-status.sh" -s "$T/tree" -p "$T/patches"
