@@ -207,3 +207,28 @@ enum wide_signed at tests/fixtures/kabi/wide-enums.c:17
 summary: 1 changed (0 incompatible), 0 only in old, 0 only in new, 1 unchanged, 0 suppressed
 OUT
 }
+
+@test "kabi diff: a pointer to a function becoming a function returning a pointer is a type change" {
+	cc_obj gcc "$T/old.o" "$FIX/fnptr.c"
+	cc_obj gcc "$T/new.o" "$FIX/fnptr.c" -DNEW
+	run -4 "$KABI" diff --only-layout "$T/old.o" "$T/new.o"
+	assert_output - <<'OUT'
+struct ops at tests/fixtures/kabi-diff/fnptr.c:23
+	member hook: type "hook_t *" -> "hook_t *" (resolved "void (**)(int32)" -> "void *(*)(int32)")
+typedef hook_t at tests/fixtures/kabi-diff/fnptr.c:18
+	chain "cb_fn *" -> "void *(int32)" (resolved "void (*)(int32)" -> "void *(int32)")
+summary: 2 changed (0 incompatible), 0 only in old, 0 only in new, 1 unchanged, 0 suppressed
+OUT
+}
+
+@test "kabi diff: a pointer to a function with and without its typedef is one resolved type" {
+	cc_obj clang "$T/old.o" "$FIX/fnptr.c"
+	cc_obj clang "$T/new.o" "$FIX/fnptr.c" -DNEW
+	run -4 "$KABI" diff --type ops "$T/old.o" "$T/new.o"
+	assert_output - <<'OUT'
+struct ops at tests/fixtures/kabi-diff/fnptr.c:23
+	member hook: type "hook_t *" -> "hook_t *" (resolved "void (**)(int32)" -> "void *(*)(int32)")
+	member cb: type "cb_fn *" -> "void (*)(int32)" (typedef only, resolved "void (*)(int32)")
+summary: 1 changed (0 incompatible), 0 only in old, 0 only in new, 0 unchanged, 0 suppressed
+OUT
+}

@@ -332,3 +332,33 @@ OUT
 	run -0 kabi_dump_text wide-enums clang -gdwarf-5 -Werror --target=aarch64_be-linux-gnu
 	kabi_assert_expected wide-enums
 }
+
+# Pointers to function and array types through typedefs and qualifiers:
+# each spelling kabi prints, as written and resolved, is turned back into
+# C and checked against the declared type by the compiler itself
+# (kabi_check_spelling).  gcc's DWARF drops the const of "const arr_t"
+# (an array typedef under a qualifier): for its four uses the declared
+# type has a const that the DWARF, and so kabi, does not.
+
+@test "kabi dump pointers.c: clang agrees with every spelling" {
+	kabi_need_cc clang
+	run -0 kabi_check_spelling pointers clang
+	assert_output "pointers: 54 spellings agree"
+}
+
+@test "kabi dump pointers.c: gcc agrees except where its DWARF drops a const" {
+	kabi_need_cc gcc
+	run -1 kabi_check_spelling pointers gcc
+	assert_output - <<'OUT'
+kabi-spelling: struct pointers.carr resolved
+kabi-spelling: struct pointers.carr type
+kabi-spelling: struct pointers.carr2 resolved
+kabi-spelling: struct pointers.cv resolved
+OUT
+}
+
+@test "kabi dump pointers.c: text form matches pointers.expected" {
+	kabi_need_cc gcc
+	run -0 kabi_dump_text pointers gcc -gdwarf-5
+	kabi_assert_expected pointers
+}

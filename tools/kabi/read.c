@@ -1074,6 +1074,74 @@ static void type_decl(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 }
 
 /*
+ * What a pointer to DIE points at, for the spelling: the tag seen through
+ * qualifiers and, when MODE resolves them, typedefs.  A pointer to an
+ * array or function needs parentheses: "int32 (*)[4]", "void (*)(int32)";
+ * a typedef hides that only while its name is printed.
+ */
+static int pointee_tag(struct reader *r, Dwarf_Die *die, enum name_mode mode)
+{
+	Dwarf_Die t = *die;
+	unsigned hops = 0;
+	int tag = dwarf_tag(&t);
+
+	while ((tag == DW_TAG_const_type || tag == DW_TAG_volatile_type ||
+		tag == DW_TAG_restrict_type || tag == DW_TAG_atomic_type ||
+		(tag == DW_TAG_typedef && mode == RESOLVED)) &&
+	       hops++ < KABI_MAX_TYPE_DEPTH && attr_type(r, &t, &t) == 1)
+		tag = dwarf_tag(&t);
+	return tag;
+}
+
+/* The declarator of pointer (or reference) DIE with TAG and qualifiers
+ * QUALS around INNER; see type_decl_q. */
+static void pointer_decl(struct reader *r, Dwarf_Die *die, int tag,
+			 unsigned quals, enum name_mode mode,
+			 const struct actx *ctx, const char *inner,
+			 struct sb *out, bool *ctx_used)
+{
+	const char *star = tag == DW_TAG_pointer_type ? "*" :
+			   tag == DW_TAG_reference_type ? "&" : "&&";
+	struct sb tmp, head;
+	Dwarf_Die next;
+	int rc;
+
+	sb_init(&tmp);
+	sb_init(&head);
+	sb_add(&tmp, star);
+	if (quals) {
+		sb_add(&tmp, " ");
+		add_quals(&tmp, quals);
+		tmp.len--;	/* drop the trailing space */
+		tmp.buf[tmp.len] = '\0';
+	}
+	if (*inner) {
+		if (quals || (inner[0] != '*' && inner[0] != '(' && inner[0] != '&'))
+			sb_add(&tmp, " ");
+		sb_add(&tmp, inner);
+	}
+	rc = attr_type(r, die, &next);
+	if (rc == 0)
+		join(out, "void", sb_str(&tmp));
+	if (rc <= 0)
+		goto out;
+	/* qualifiers on a function type are GCC's way to say noreturn or
+	 * const (a "volatile" function), not C: the function case of
+	 * type_decl_q drops them */
+	tag = pointee_tag(r, &next, mode);
+	if (tag == DW_TAG_array_type || tag == DW_TAG_subroutine_type) {
+		sb_add2(&head, "(", sb_str(&tmp));
+		sb_add(&head, ")");
+		type_decl(r, &next, mode, ctx, sb_str(&head), out, ctx_used);
+	} else {
+		type_decl(r, &next, mode, ctx, sb_str(&tmp), out, ctx_used);
+	}
+out:
+	sb_release(&tmp);
+	sb_release(&head);
+}
+
+/*
  * C declarator for DIE around INNER: pointer and qualifier text goes to
  * the left of INNER, array and function suffixes to its right.  Q0 holds
  * qualifiers applied from outside, through a typedef being resolved.
@@ -1153,57 +1221,9 @@ static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 	switch (tag) {
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
-	case DW_TAG_rvalue_reference_type: {
-		const char *star = tag == DW_TAG_pointer_type ? "*" :
-				   tag == DW_TAG_reference_type ? "&" : "&&";
-
-		sb_add(&tmp, star);
-		if (quals) {
-			sb_add(&tmp, " ");
-			add_quals(&tmp, quals);
-			tmp.len--;	/* drop the trailing space */
-			tmp.buf[tmp.len] = '\0';
-		}
-		if (*inner) {
-			if (quals || (inner[0] != '*' && inner[0] != '(' && inner[0] != '&'))
-				sb_add(&tmp, " ");
-			sb_add(&tmp, inner);
-		}
-		rc = attr_type(r, &t, &next);
-		if (rc < 0)
-			goto out;
-		if (rc == 0) {
-			join(out, "void", sb_str(&tmp));
-			goto out;
-		}
-		{
-			/* look through qualifiers for what is pointed at; on a
-			 * function type they are GCC's way to say noreturn or
-			 * const (a "volatile" function), not C, and go */
-			Dwarf_Die peeled = next;
-			unsigned hops = 0;
-
-			tag = dwarf_tag(&peeled);
-			while ((tag == DW_TAG_const_type || tag == DW_TAG_volatile_type ||
-				tag == DW_TAG_restrict_type || tag == DW_TAG_atomic_type) &&
-			       hops++ < KABI_MAX_TYPE_DEPTH &&
-			       attr_type(r, &peeled, &peeled) == 1)
-				tag = dwarf_tag(&peeled);
-			if (tag == DW_TAG_subroutine_type)
-				next = peeled;
-			else
-				tag = dwarf_tag(&next) == DW_TAG_array_type ? DW_TAG_array_type : tag;
-		}
-		if (tag == DW_TAG_array_type || tag == DW_TAG_subroutine_type) {
-			sb_reset(&head);
-			sb_add2(&head, "(", sb_str(&tmp));
-			sb_add(&head, ")");
-			type_decl(r, &next, mode, ctx, sb_str(&head), out, ctx_used);
-		} else {
-			type_decl(r, &next, mode, ctx, sb_str(&tmp), out, ctx_used);
-		}
+	case DW_TAG_rvalue_reference_type:
+		pointer_decl(r, &t, tag, quals, mode, ctx, inner, out, ctx_used);
 		goto out;
-	}
 	case DW_TAG_array_type: {
 		Dwarf_Die sub;
 
