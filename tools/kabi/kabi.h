@@ -187,6 +187,11 @@ struct filter {
 	unsigned kinds;		/* bit per enum kind; 0 = all */
 };
 bool filter_match(const struct filter *f, const struct ktype *t);
+/* Whether F has --type names and none of them selects a type of
+ * MODELS[0..N): a filter that matches nothing is a mistake, not an empty
+ * answer.  Each name alone may miss ("struct foo" and "union foo"). */
+bool filter_selects_nothing(const struct filter *f,
+			    const struct model *const *models, size_t n);
 
 /* ---- supp.c ---------------------------------------------------------- */
 

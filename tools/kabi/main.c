@@ -284,13 +284,33 @@ static struct model *load(const struct opts *o, char **files, int n)
 	return m;
 }
 
+/* 0, or KABI_EXIT_USAGE after saying that --type selects nothing. */
+static int check_filter(const struct opts *o, const char *verb,
+			const struct model *const *models, size_t n)
+{
+	const struct filter *f = &o->filter;
+
+	if (!filter_selects_nothing(f, models, n))
+		return 0;
+	kabi_err("%s: --type '%s'%s matches no type%s", verb, f->names[0],
+		 f->nnames > 1 ? " (and every other --type)" : "",
+		 f->kinds ? " of the --kind given" : "");
+	return KABI_EXIT_USAGE;
+}
+
 static int cmd_dump(struct opts *o)
 {
 	struct model *m = load(o, o->files, o->nfiles);
 	struct out out;
+	int rc;
 
 	if (!m)
 		return KABI_EXIT_ERROR;
+	rc = check_filter(o, "dump", (const struct model *const *)&m, 1);
+	if (rc) {
+		model_free(m);
+		return rc;
+	}
 	if (out_open(&out, o->output) != 0) {
 		model_free(m);
 		return KABI_EXIT_ERROR;
@@ -328,6 +348,13 @@ static int cmd_diff(struct opts *o)
 		free(v);
 	}
 	d.supp = supp;
+	{
+		const struct model *both[] = { a, b };
+
+		rc = check_filter(o, "diff", both, 2);
+		if (rc)
+			goto free_models;
+	}
 	if (out_open(&out, o->output) != 0) {
 		rc = KABI_EXIT_ERROR;
 		goto free_models;
