@@ -232,3 +232,34 @@ struct ops at tests/fixtures/kabi-diff/fnptr.c:23
 summary: 1 changed (0 incompatible), 0 only in old, 0 only in new, 0 unchanged, 0 suppressed
 OUT
 }
+
+@test "kabi diff: an enum only gcc describes is only in old, gcc against clang" {
+	cc_obj gcc "$T/g.o" "$FIX/unused-enum.c"
+	cc_obj clang "$T/c.o" "$FIX/unused-enum.c"
+	run -4 "$KABI" diff "$T/g.o" "$T/c.o"
+	assert_output - <<'OUT'
+enum unused_mode at tests/fixtures/kabi-diff/unused-enum.c:10
+	only in old
+summary: 0 changed (0 incompatible), 1 only in old, 0 only in new, 1 unchanged, 0 suppressed
+OUT
+}
+
+@test "kabi diff: --only-common leaves out types one side lacks, gcc against clang exits 0" {
+	cc_obj gcc "$T/g.o" "$FIX/unused-enum.c"
+	cc_obj clang "$T/c.o" "$FIX/unused-enum.c"
+	run -0 "$KABI" diff --only-common "$T/g.o" "$T/c.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 1 unchanged, 0 suppressed, 1 on one side left out"
+	run -0 "$KABI" diff --only-common "$T/c.o" "$T/g.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 1 unchanged, 0 suppressed, 1 on one side left out"
+}
+
+@test "kabi diff: --only-common still reports every change of the types both sides have" {
+	need_tool jq
+	cc_obj gcc "$T/old.o" "$FIX/layout.c"
+	cc_obj gcc "$T/new.o" "$FIX/layout.c" -DNEW
+	run -12 "$KABI" diff --only-common --json -o "$T/d.json" "$T/old.o" "$T/new.o"
+	run -0 jq -c '.summary' "$T/d.json"
+	assert_output '{"changed":7,"incompatible":2,"only_old":0,"only_new":0,"unchanged":6,"suppressed":0,"left_out":2}'
+	run -0 jq -r '[.types[].status] | unique | join(" ")' "$T/d.json"
+	assert_output "changed"
+}

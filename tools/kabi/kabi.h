@@ -213,6 +213,7 @@ struct diff_opts {
 	const struct filter *filter;
 	const struct supp_set *supp;
 	bool only_layout;
+	bool only_common;	/* leave out types whose name one side lacks */
 	bool json;
 	const char *old_name, *new_name;
 };

@@ -24,6 +24,7 @@
 struct opts {
 	bool json;
 	bool only_layout;
+	bool only_common;
 	bool help;
 	int threads;		/* 0: one per CPU */
 	const char *output;
@@ -63,12 +64,14 @@ static const struct cmd cmds[] = {
 	  "  -o FILE        write to FILE (atomically) instead of standard output\n",
 	  1, -1, "json root type kind threads max-memory output" },
 	{ "diff", cmd_diff,
-	  "usage: kabi diff [--json] [--only-layout] [--suppressions FILE]\n"
-	  "                 [--root DIR]... [--type NAME]... [--kind KIND] [-o FILE]\n"
+	  "usage: kabi diff [--json] [--only-layout] [--only-common]\n"
+	  "                 [--suppressions FILE] [--root DIR]... [--type NAME]...\n"
+	  "                 [--kind KIND] [-o FILE]\n"
 	  "                 [--threads N] [--max-memory SIZE] OLD NEW\n"
 	  "Compare the types of two builds and report layout changes.\n"
 	  "  --json               print JSON instead of text\n"
 	  "  --only-layout        ignore changes that only touch typedef names\n"
+	  "  --only-common        compare only the types both sides name\n"
 	  "  --suppressions FILE  hide changes matched by [suppress_type] sections\n"
 	  "  --root DIR           make declaration paths relative to DIR (repeatable)\n"
 	  "  --type NAME          only this type: \"foo\" or \"struct foo\" (repeatable)\n"
@@ -77,7 +80,7 @@ static const struct cmd cmds[] = {
 	  "  --max-memory SIZE    stop when types and names need more (default 4G, 0: none)\n"
 	  "  -o FILE              write to FILE (atomically) instead of standard output\n"
 	  "Exit status: 0 identical, bits 1 error, 2 usage, 4 changes, 8 incompatible.\n",
-	  2, 2, "json only-layout suppressions root type kind threads max-memory output" },
+	  2, 2, "json only-layout only-common suppressions root type kind threads max-memory output" },
 	{ "help", cmd_help,
 	  "usage: kabi help [VERB]\n", 0, 1, "" },
 };
@@ -326,6 +329,7 @@ static int cmd_dump(struct opts *o)
 static int cmd_diff(struct opts *o)
 {
 	struct diff_opts d = { .filter = &o->filter, .only_layout = o->only_layout,
+			       .only_common = o->only_common,
 			       .json = o->json, .old_name = o->files[0],
 			       .new_name = o->files[1] };
 	struct supp_set *supp = NULL;
@@ -371,12 +375,13 @@ free_models:
 
 /* ---- options --------------------------------------------------------- */
 
-enum { OPT_JSON = 256, OPT_ONLY_LAYOUT, OPT_SUPP, OPT_ROOT, OPT_TYPE, OPT_KIND,
+enum { OPT_JSON = 256, OPT_ONLY_LAYOUT, OPT_ONLY_COMMON, OPT_SUPP, OPT_ROOT, OPT_TYPE, OPT_KIND,
        OPT_THREADS, OPT_MAX_MEMORY };
 
 static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "only-layout", no_argument, NULL, OPT_ONLY_LAYOUT },
+	{ "only-common", no_argument, NULL, OPT_ONLY_COMMON },
 	{ "suppressions", required_argument, NULL, OPT_SUPP },
 	{ "root", required_argument, NULL, OPT_ROOT },
 	{ "type", required_argument, NULL, OPT_TYPE },
@@ -479,6 +484,9 @@ static int parse_opts(const struct cmd *cmd, int argc, char **argv,
 			break;
 		case OPT_ONLY_LAYOUT:
 			o->only_layout = true;
+			break;
+		case OPT_ONLY_COMMON:
+			o->only_common = true;
 			break;
 		case OPT_SUPP:
 			o->supp_path = optarg;
