@@ -169,6 +169,7 @@ const char *enum_value_str(char *buf, const struct ktype *t,
 struct read_opts {
 	const char **roots;	/* path prefixes to strip from decl_file */
 	size_t nroots;
+	const char *debug_dir;	/* of separate debug files; NULL: /usr/lib/debug */
 	size_t threads;		/* per input; 0 or 1: read on the caller's */
 };
 

@@ -52,21 +52,23 @@ static int cmd_help(struct opts *o);
 static const struct cmd cmds[] = {
 	{ "dump", cmd_dump,
 	  "usage: kabi dump [--json] [--root DIR]... [--type NAME]... [--kind KIND]\n"
-	  "                 [--threads N] [--max-memory SIZE] [-o FILE] FILE...\n"
+	  "                 [--debug-dir DIR] [--threads N] [--max-memory SIZE]\n"
+	  "                 [-o FILE] FILE...\n"
 	  "Print every named struct, union, enum and typedef in the DWARF of the\n"
 	  "FILEs (vmlinux, .o, .ko), sorted and deduplicated.\n"
 	  "  --json         print JSON instead of text\n"
 	  "  --root DIR     make declaration paths relative to DIR (repeatable)\n"
 	  "  --type NAME    only this type: \"foo\" or \"struct foo\" (repeatable)\n"
 	  "  --kind KIND    only struct, union, enum or typedef (repeatable)\n"
+	  "  --debug-dir DIR  separate debug files of stripped FILEs (default /usr/lib/debug)\n"
 	  "  --threads N    read on N threads (default: one per CPU)\n"
 	  "  --max-memory SIZE  stop when types and names need more (default 4G, 0: none)\n"
 	  "  -o FILE        write to FILE (atomically) instead of standard output\n",
-	  1, -1, "json root type kind threads max-memory output" },
+	  1, -1, "json root type kind debug-dir threads max-memory output" },
 	{ "diff", cmd_diff,
 	  "usage: kabi diff [--json] [--only-layout] [--only-common]\n"
 	  "                 [--suppressions FILE] [--root DIR]... [--type NAME]...\n"
-	  "                 [--kind KIND] [-o FILE]\n"
+	  "                 [--kind KIND] [--debug-dir DIR] [-o FILE]\n"
 	  "                 [--threads N] [--max-memory SIZE] OLD NEW\n"
 	  "Compare the types of two builds and report layout changes.\n"
 	  "  --json               print JSON instead of text\n"
@@ -76,11 +78,12 @@ static const struct cmd cmds[] = {
 	  "  --root DIR           make declaration paths relative to DIR (repeatable)\n"
 	  "  --type NAME          only this type: \"foo\" or \"struct foo\" (repeatable)\n"
 	  "  --kind KIND          only struct, union, enum or typedef (repeatable)\n"
+	  "  --debug-dir DIR      separate debug files of stripped inputs (default /usr/lib/debug)\n"
 	  "  --threads N          read on N threads (default: one per CPU)\n"
 	  "  --max-memory SIZE    stop when types and names need more (default 4G, 0: none)\n"
 	  "  -o FILE              write to FILE (atomically) instead of standard output\n"
 	  "Exit status: 0 identical, bits 1 error, 2 usage, 4 changes, 8 incompatible.\n",
-	  2, 2, "json only-layout only-common suppressions root type kind threads max-memory output" },
+	  2, 2, "json only-layout only-common suppressions root type kind debug-dir threads max-memory output" },
 	{ "help", cmd_help,
 	  "usage: kabi help [VERB]\n", 0, 1, "" },
 };
@@ -376,7 +379,7 @@ free_models:
 /* ---- options --------------------------------------------------------- */
 
 enum { OPT_JSON = 256, OPT_ONLY_LAYOUT, OPT_ONLY_COMMON, OPT_SUPP, OPT_ROOT, OPT_TYPE, OPT_KIND,
-       OPT_THREADS, OPT_MAX_MEMORY };
+       OPT_THREADS, OPT_MAX_MEMORY, OPT_DEBUG_DIR };
 
 static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
@@ -388,6 +391,7 @@ static const struct option long_opts[] = {
 	{ "kind", required_argument, NULL, OPT_KIND },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
+	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -528,6 +532,9 @@ static int parse_opts(const struct cmd *cmd, int argc, char **argv,
 			mem_set_limit(v);
 			break;
 		}
+		case OPT_DEBUG_DIR:
+			o->read.debug_dir = optarg;
+			break;
 		case 'o':
 			o->output = optarg;
 			break;

@@ -10,6 +10,7 @@
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <elfutils/version.h>
 #include <errno.h>
@@ -2323,13 +2324,16 @@ static const Dwfl_Callbacks offline_callbacks = {
 };
 
 /* Checks libelf leaves to the first use: sections inside the file, no
- * features kabi does not read.  Returns 0, or -1 after reporting. */
+ * features kabi does not read.  Returns 0, 1 when the file has no
+ * .debug_info (a stripped file: look for a separate one), or -1 after
+ * reporting. */
 static int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
 {
 	GElf_Ehdr eh;
 	size_t shstrndx, shnum;
 	Elf_Scn *scn = NULL;
 	bool has_info = false;
+	const char *alt = NULL;
 
 	if (elf_kind(elf) != ELF_K_ELF) {
 		rd_fail(r, "not an ELF file");
@@ -2423,16 +2427,17 @@ static int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
 			}
 		} else if (strcmp(name, ".gnu_debugaltlink") == 0 ||
 			 strcmp(name, ".debug_sup") == 0) {
-			rd_fail(r, "types in a supplementary file (%s, dwz) are not supported",
-				name);
-			return -1;
+			alt = name;	/* matters only beside .debug_info */
 		} else if (strcmp(name, ".debug_info.dwo") == 0) {
 			rd_fail(r, "split DWARF (.debug_info.dwo) is not supported");
 			return -1;
 		}
 	}
-	if (!has_info) {
-		rd_fail(r, "no DWARF (.debug_info missing)");
+	if (!has_info)
+		return 1;
+	if (alt) {
+		rd_fail(r, "types in a supplementary file (%s, dwz) are not supported",
+			alt);
 		return -1;
 	}
 	return 0;
@@ -2456,11 +2461,13 @@ static void handle_close(struct handle *h)
 		close(h->fd);
 }
 
-/* Open and check PATH; 0, or -1 after rd_fail (H is closed then). */
+/* Open and check PATH; 0, 1 when PATH has no .debug_info (H is open,
+ * with its Elf only), or -1 after rd_fail (H is closed then). */
 static int handle_open(struct reader *r, const char *path, struct handle *h)
 {
 	struct stat st;
 	bool is_rel = false;
+	int rc;
 
 	memset(h, 0, sizeof(*h));
 	h->fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -2484,8 +2491,10 @@ static int handle_open(struct reader *r, const char *path, struct handle *h)
 		rd_fail(r, "empty file");
 	else if (!(h->elf = elf_begin(h->fd, ELF_C_READ_MMAP, NULL)))
 		rd_fail(r, "elf_begin: %s", elf_errmsg(-1));
-	if (r->failed || check_elf(r, h->elf, st.st_size, &is_rel) != 0)
+	if (r->failed || (rc = check_elf(r, h->elf, st.st_size, &is_rel)) < 0)
 		goto fail;
+	if (rc == 1)
+		return 1;
 
 	if (is_rel && r->debug_relocs) {
 		/* libdw leaves ET_REL relocations unapplied; libdwfl does. */
@@ -2524,6 +2533,141 @@ fail:
 	return -1;
 }
 
+/* ---- separate debug files ------------------------------------------ */
+
+#define DEBUG_DIR_DEFAULT "/usr/lib/debug"
+
+/* What a stripped file says about its debug file, and where it is. */
+struct debug_link {
+	const unsigned char *id;	/* build-id, NULL if none */
+	size_t nid;
+	const char *name;		/* .gnu_debuglink, NULL if none */
+	const char *root;		/* --debug-dir or the default */
+	struct stat self;		/* the stripped file, never its own match */
+};
+
+/* Whether PATH is a regular file other than the stripped one and, when
+ * that has a build-id, an ELF file with the same build-id. */
+static bool debug_candidate(const struct debug_link *l, const char *path)
+{
+	const void *id;
+	struct stat st;
+	bool ok = false;
+	Elf *elf;
+	int fd;
+
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (st.st_dev == l->self.st_dev && st.st_ino == l->self.st_ino))
+		return false;
+	if (!l->id)
+		return true;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && dwelf_elf_gnu_build_id(elf, &id) == (ssize_t)l->nid)
+		ok = memcmp(id, l->id, l->nid) == 0;
+	elf_end(elf);
+	close(fd);
+	return ok;
+}
+
+/* Append ROOT/.build-id/xx/yyyy.debug for the build-id of L to B. */
+static void build_id_path(const struct debug_link *l, struct sb *b)
+{
+	size_t i;
+
+	sb_add2(b, l->root, "/.build-id/");
+	for (i = 0; i < l->nid; i++)
+		sb_addf(b, i == 1 ? "/%02x" : "%02x", l->id[i]);
+	sb_add(b, ".debug");
+}
+
+/* The .gnu_debuglink candidates, as GDB looks: beside PATH, in .debug/
+ * beside it, and below ROOT at PATH's absolute directory.  Returns the
+ * first that fits, for the caller to free, or NULL. */
+static char *debuglink_find(const struct debug_link *l, const char *path)
+{
+	char *real = realpath(path, NULL), *slash, *found = NULL;
+	const char *fmt[] = { "%s%s/%s", "%s%s/.debug/%s", "%s%s/%s" };
+	struct sb b;
+	size_t i;
+
+	if (!real)
+		return NULL;
+	slash = strrchr(real, '/');
+	*slash = '\0';
+	sb_init(&b);
+	for (i = 0; i < 3 && !found; i++) {
+		sb_reset(&b);
+		sb_addf(&b, fmt[i], i == 2 ? l->root : "", real, l->name);
+		if (debug_candidate(l, sb_str(&b)))
+			found = sb_take(&b);
+	}
+	sb_release(&b);
+	free(real);
+	return found;
+}
+
+/* The one line for a file without DWARF: where the debug file was
+ * looked for, if the file names one.  B is scratch. */
+static void debug_file_fail(struct reader *r, const struct debug_link *l,
+			    struct sb *b)
+{
+	if (!l->id && !l->name) {
+		rd_fail(r, "no DWARF (.debug_info missing)");
+		return;
+	}
+	sb_reset(b);
+	if (l->id) {
+		sb_add(b, "'");
+		build_id_path(l, b);
+		sb_add(b, l->name ? "' or " : "'");
+	}
+	if (l->name) {
+		sb_add2(b, "by .gnu_debuglink '", l->name);
+		sb_add(b, "'");
+	}
+	rd_fail(r, "no DWARF (.debug_info missing); no debug file at %s (install its debug symbols, or see --debug-dir)",
+		sb_str(b));
+}
+
+/*
+ * The separate debug file of stripped PATH (ELF), for the caller to free;
+ * NULL after rd_fail saying where it looked.  The build-id path comes
+ * first, as in GDB; a .gnu_debuglink match must carry the same build-id
+ * when PATH has one (the CRC is not checked).
+ */
+static char *debug_file(struct reader *r, Elf *elf, int fd)
+{
+	struct debug_link l = { .root = r->opts->debug_dir ? r->opts->debug_dir :
+				DEBUG_DIR_DEFAULT };
+	GElf_Word crc;
+	const void *id;
+	ssize_t n = dwelf_elf_gnu_build_id(elf, &id);
+	char *found = NULL;
+	struct sb b;
+
+	sb_init(&b);
+	if (n > 1) {
+		l.id = id;
+		l.nid = (size_t)n;
+	}
+	l.name = dwelf_elf_gnu_debuglink(elf, &crc);
+	(void)fstat(fd, &l.self);
+	if (l.id) {
+		build_id_path(&l, &b);
+		if (debug_candidate(&l, sb_str(&b)))
+			found = sb_take(&b);
+	}
+	if (!found && l.name)
+		found = debuglink_find(&l, r->path);
+	if (!found)
+		debug_file_fail(r, &l, &b);
+	sb_release(&b);
+	return found;
+}
+
 static void reader_release(struct reader *r)
 {
 	free(r->file_names);
@@ -2533,6 +2677,29 @@ static void reader_release(struct reader *r)
 	free(r->seen);
 	free(r->done);
 	free(r->anon_enums);
+}
+
+/* Open r->path, or the separate debug file of a stripped one, which then
+ * becomes r->path (*DBG, for the caller to free).  0, or -1 after
+ * rd_fail. */
+static int open_with_debug(struct reader *r, struct handle *h, char **dbg)
+{
+	int rc = handle_open(r, r->path, h);
+
+	if (rc <= 0)
+		return rc;
+	*dbg = debug_file(r, h->elf, h->fd);
+	handle_close(h);
+	if (!*dbg)
+		return -1;
+	r->path = *dbg;
+	rc = handle_open(r, r->path, h);
+	if (rc > 0) {
+		handle_close(h);
+		rd_fail(r, "no DWARF (.debug_info missing)");
+		return -1;
+	}
+	return rc;
 }
 
 /* A helper thread: the units of one slot, into a model of its own. */
@@ -2549,7 +2716,11 @@ static void *slot_main(void *arg)
 	struct slot *s = arg;
 	struct handle h;
 
-	if (handle_open(&s->r, s->r.path, &h) != 0)
+	int rc = handle_open(&s->r, s->r.path, &h);
+
+	if (rc > 0)
+		handle_close(&h);	/* read_file checked it has DWARF */
+	if (rc != 0)
 		return NULL;
 	read_dwarf(&s->r, h.dw, s->stride, s->index);
 	reader_release(&s->r);
@@ -2578,9 +2749,11 @@ int read_file(struct model *m, const char *path, const struct read_opts *o,
 	size_t nslots = 1, i;
 	struct reader *first;
 	struct handle h;
+	char *dbg = NULL;
 
-	if (handle_open(&r, path, &h) != 0)
+	if (open_with_debug(&r, &h, &dbg) != 0)
 		return -1;
+	path = r.path;
 	if (check_units(&r, h.dw) != 0)
 		goto out;
 	/* Large inputs are split by unit across threads, each with its own
@@ -2632,5 +2805,6 @@ int read_file(struct model *m, const char *path, const struct read_opts *o,
 	free(slots);
 out:
 	handle_close(&h);
+	free(dbg);
 	return r.failed ? -1 : 0;
 }
