@@ -76,6 +76,11 @@ struct reader {
 	Dwarf_Die cudie;
 	uint8_t addr_size;
 	const char *comp_dir;
+	/* the compilation directories of all units, normalised, shortest
+	 * first: a file is named relative to the shortest that holds it,
+	 * whichever unit names it (shared by the slots of one input) */
+	const char *const *unit_dirs;
+	size_t nunit_dirs;
 	Dwarf_Files *files;
 	size_t nfiles;
 	const char **file_names;	/* normalised, lazily */
@@ -250,7 +255,8 @@ static const char *strip_prefix(const char *p, const char *root)
 
 	while (n > 1 && root[n - 1] == '/')
 		n--;
-	if (strncmp(p, root, n) == 0 && p[n] == '/')
+	/* "." normalises to "", which is no directory to strip */
+	if (n && strncmp(p, root, n) == 0 && p[n] == '/')
 		return p + n + 1;
 	return NULL;
 }
@@ -562,12 +568,45 @@ static struct fname_ent *fname_slot(struct reader *r, const char *const key[3])
 	return &r->fnames[i];
 }
 
+/* The last component of RAW when it is a compiler's pseudo-file such as
+ * "<built-in>", which no directory qualifies; else NULL. */
+static const char *pseudo_file(const char *raw)
+{
+	const char *base = strrchr(raw, '/');
+	size_t n;
+
+	base = base ? base + 1 : raw;
+	n = strlen(base);
+	return n > 2 && base[0] == '<' && base[n - 1] == '>' ? base : NULL;
+}
+
+/* NORM relative to a --root, else to the shortest unit directory that
+ * holds it, else to the unit's own; NULL if none holds it.  ROOT is
+ * scratch. */
+static const char *relative_name(struct reader *r, const char *norm,
+				 struct sb *root)
+{
+	const char *rel = NULL;
+	size_t i;
+
+	for (i = 0; i < r->opts->nroots && !rel; i++) {
+		path_normalise(root, r->opts->roots[i]);
+		rel = strip_prefix(norm, sb_str(root));
+	}
+	for (i = 0; i < r->nunit_dirs && !rel; i++)
+		rel = strip_prefix(norm, r->unit_dirs[i]);
+	if (!rel && r->comp_dir) {
+		path_normalise(root, r->comp_dir);
+		rel = strip_prefix(norm, sb_str(root));
+	}
+	return rel;
+}
+
 static const char *decl_file_name(struct reader *r, Dwarf_Word idx)
 {
 	struct sb raw, norm, root;
 	const char *name, *rel = NULL;
 	struct fname_ent *fe = NULL;
-	size_t i;
 
 	if ((!r->files && !r->own_files) || idx >= r->nfiles)
 		return NULL;
@@ -595,21 +634,18 @@ static const char *decl_file_name(struct reader *r, Dwarf_Word idx)
 		sb_release(&raw);
 		return NULL;
 	}
-	if (raw.buf[0] != '/' && r->comp_dir) {
+	if ((name = pseudo_file(sb_str(&raw)))) {
+		rel = name;
+	} else if (raw.buf[0] != '/' && r->comp_dir) {
 		name = xstrdup(sb_str(&raw));
 		sb_reset(&raw);
 		sb_add2(&raw, r->comp_dir, "/");
 		sb_add(&raw, name);
 		free((char *)name);
 	}
-	path_normalise(&norm, sb_str(&raw));
-	for (i = 0; i < r->opts->nroots && !rel; i++) {
-		path_normalise(&root, r->opts->roots[i]);
-		rel = strip_prefix(sb_str(&norm), sb_str(&root));
-	}
-	if (!rel && r->comp_dir) {
-		path_normalise(&root, r->comp_dir);
-		rel = strip_prefix(sb_str(&norm), sb_str(&root));
+	if (!rel) {
+		path_normalise(&norm, sb_str(&raw));
+		rel = relative_name(r, sb_str(&norm), &root);
 	}
 	r->file_names[idx] = intern(r, rel ? rel : sb_str(&norm));
 	if (fe) {
@@ -2702,6 +2738,58 @@ static int open_with_debug(struct reader *r, struct handle *h, char **dbg)
 	return rc;
 }
 
+static int dir_cmp(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	size_t nx = strlen(x), ny = strlen(y);
+
+	return nx != ny ? (nx < ny ? -1 : 1) : strcmp(x, y);
+}
+
+/* The distinct normalised DW_AT_comp_dir values of DW's units, shortest
+ * first, into *DIRS (free with unit_dirs_free); their number. */
+static size_t unit_dirs_collect(Dwarf *dw, char ***dirs)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie;
+	size_t n = 0, cap = 0, i, k = 0;
+	struct sb b;
+
+	*dirs = NULL;
+	sb_init(&b);
+	while (dwarf_get_units(dw, cu, &cu, NULL, NULL, &cudie, NULL) == 0) {
+		Dwarf_Attribute a;
+		const char *d = dwarf_attr(&cudie, DW_AT_comp_dir, &a) ?
+				dwarf_formstring(&a) : NULL;
+
+		if (!d)
+			continue;
+		path_normalise(&b, d);
+		if (n == cap) {
+			cap = cap ? 2 * cap : 8;
+			*dirs = xrealloc(*dirs, cap * sizeof(**dirs));
+		}
+		(*dirs)[n++] = xstrdup(sb_str(&b));
+	}
+	sb_release(&b);
+	if (n)
+		qsort(*dirs, n, sizeof(**dirs), dir_cmp);
+	for (i = 0; i < n; i++) {
+		if (k && strcmp((*dirs)[k - 1], (*dirs)[i]) == 0)
+			free((*dirs)[i]);
+		else
+			(*dirs)[k++] = (*dirs)[i];
+	}
+	return k;
+}
+
+static void unit_dirs_free(char **dirs, size_t n)
+{
+	while (n)
+		free(dirs[--n]);
+	free(dirs);
+}
+
 /* A helper thread: the units of one slot, into a model of its own. */
 struct slot {
 	struct reader r;
@@ -2749,13 +2837,17 @@ int read_file(struct model *m, const char *path, const struct read_opts *o,
 	size_t nslots = 1, i;
 	struct reader *first;
 	struct handle h;
-	char *dbg = NULL;
+	char *dbg = NULL, **dirs = NULL;
+	size_t ndirs = 0;
 
 	if (open_with_debug(&r, &h, &dbg) != 0)
 		return -1;
 	path = r.path;
 	if (check_units(&r, h.dw) != 0)
 		goto out;
+	ndirs = unit_dirs_collect(h.dw, &dirs);
+	r.unit_dirs = (const char *const *)dirs;
+	r.nunit_dirs = ndirs;
 	/* Large inputs are split by unit across threads, each with its own
 	 * handles, since libdw handles are not shared between threads. */
 	if (o->threads > 1) {
@@ -2769,7 +2861,9 @@ int read_file(struct model *m, const char *path, const struct read_opts *o,
 			struct slot *s = &slots[i];
 
 			s->r = (struct reader){ .path = path, .opts = o,
-						.model = model_new(), .err = &s->err };
+						.model = model_new(), .err = &s->err,
+						.unit_dirs = r.unit_dirs,
+						.nunit_dirs = ndirs };
 			s->stride = nslots;
 			s->index = i;
 			s->started = pthread_create(&s->tid, NULL, slot_main, s) == 0;
@@ -2805,6 +2899,7 @@ int read_file(struct model *m, const char *path, const struct read_opts *o,
 	free(slots);
 out:
 	handle_close(&h);
+	unit_dirs_free(dirs, ndirs);
 	free(dbg);
 	return r.failed ? -1 : 0;
 }
