@@ -263,3 +263,38 @@ OUT
 	run -0 jq -r '[.types[].status] | unique | join(" ")' "$T/d.json"
 	assert_output "changed"
 }
+
+@test "kabi diff: an alignment change is found, incompatible where it moves or resizes, gcc and clang" {
+	local cc
+	for cc in gcc clang; do
+		cc_obj "$cc" "$T/old.o" "$FIX/align.c"
+		cc_obj "$cc" "$T/new.o" "$FIX/align.c" -DNEW
+		run -12 "$KABI" diff "$T/old.o" "$T/new.o"
+		assert_output - <<'OUT'
+struct holder at tests/fixtures/kabi-diff/align.c:25
+	size 65 -> 128 [incompatible]
+	alignment 1 -> 64 [incompatible]
+	member line: offset 1 -> 64 [incompatible]
+struct line at tests/fixtures/kabi-diff/align.c:21
+	alignment 1 -> 64
+summary: 2 changed (1 incompatible), 0 only in old, 0 only in new, 1 unchanged, 0 suppressed
+OUT
+	done
+	run -4 "$KABI" diff --type line "$T/old.o" "$T/new.o"
+	assert_output - <<'OUT'
+struct line at tests/fixtures/kabi-diff/align.c:21
+	alignment 1 -> 64
+summary: 1 changed (0 incompatible), 0 only in old, 0 only in new, 0 unchanged, 0 suppressed
+OUT
+}
+
+@test "kabi diff: alignments gcc and clang record differently are one alignment" {
+	cc_obj gcc "$T/g.o" "$FIX/align.c"
+	cc_obj clang "$T/c.o" "$FIX/align.c"
+	run -0 "$KABI" diff "$T/g.o" "$T/c.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 3 unchanged, 0 suppressed"
+	cc_obj gcc "$T/g.o" tests/fixtures/kabi/layout.c
+	cc_obj clang "$T/c.o" tests/fixtures/kabi/layout.c
+	run -0 "$KABI" diff "$T/g.o" "$T/c.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 10 unchanged, 0 suppressed"
+}

@@ -249,6 +249,32 @@ static unsigned anon_index(const struct ktype *t, const struct member *m)
 	return k;
 }
 
+/* The alignment to compare: what DWARF records raised to what the
+ * members need.  GCC records the alignment a type ends up with, Clang
+ * the value of its aligned attribute (struct file: 8 and 4), and only
+ * on the member when a member's attribute raised it; both agree here. */
+static int64_t align_of(const struct ktype *t)
+{
+	return t->align > t->natural_align ? t->align : t->natural_align;
+}
+
+/* Whether B resizes A or moves one of the members both have. */
+static bool moved(const struct ktype *a, const struct ktype *b)
+{
+	uint32_t i;
+
+	if (a->size != b->size)
+		return true;
+	for (i = 0; i < a->n; i++) {
+		const struct member *m = &a->members[i];
+		const struct member *o = find_member(b, m, anon_index(a, m));
+
+		if (o && o->bitpos != m->bitpos)
+			return true;
+	}
+	return false;
+}
+
 static void cmp_aggregate(struct report *r, const struct ktype *a,
 			  const struct ktype *b, bool only_layout)
 {
@@ -256,9 +282,9 @@ static void cmp_aggregate(struct report *r, const struct ktype *a,
 
 	if (a->size != b->size)
 		add(r, W_SIZE, NULL, fmt_num(a->size), fmt_num(b->size), true, true);
-	/* DW_AT_alignment is not compared: GCC records the alignment a type
-	 * ends up with, Clang the value of its aligned attribute (struct
-	 * file: 8 and 4), and any real change moves a size or an offset. */
+	if (align_of(a) != align_of(b))
+		add(r, W_ALIGN, NULL, fmt_num(align_of(a)), fmt_num(align_of(b)),
+		    true, moved(a, b));
 	for (i = 0; i < a->n; i++) {
 		const struct member *m = &a->members[i];
 		const struct member *o = find_member(b, m, anon_index(a, m));

@@ -119,6 +119,8 @@ struct ktype {
 	uint32_t decl_line;
 	int64_t size;
 	int64_t align;		/* 0: not recorded (DW_AT_alignment absent) */
+	int64_t natural_align;	/* struct, union: what the members need;
+				 * not dumped, compared with align by diff */
 	/* enum */
 	bool is_signed;
 	const char *underlying;

@@ -56,6 +56,7 @@ struct memo_ent {
 	uint64_t fp[2];		/* fingerprint, once fp_state is FP_DONE */
 	uint32_t gen;		/* live while equal to the reader's memo_gen */
 	uint8_t fp_state;
+	int64_t align;		/* members_align, 0 until known */
 };
 
 enum { FP_NONE, FP_BUSY, FP_DONE, FP_NEVER };
@@ -1402,6 +1403,105 @@ static const char *type_name(struct reader *r, Dwarf_Die *die,
 	return s;
 }
 
+
+/* ---- alignment ------------------------------------------------------- */
+
+/*
+ * The alignment C gives a type, from what DWARF says about it, for the
+ * diff: producers record DW_AT_alignment differently (GCC the alignment a
+ * struct ends up with, Clang the attribute's value, and a member's
+ * attribute on the member only), but the largest explicit alignment met,
+ * raised to what the members need, is one number for both.  A scalar
+ * needs the largest power of two dividing its size (a complex number
+ * half that); a struct with a member at an offset its alignment does not
+ * allow, or a size that is not a multiple of it, is packed and counts
+ * only explicit alignments.  Exact for the ABIs kabi is used on; where a
+ * psABI aligns a scalar below its size (i386 double), both sides of a
+ * diff are off the same way.
+ */
+static int64_t members_align(struct reader *r, Dwarf_Die *die, unsigned depth);
+static int member_location(struct reader *r, Dwarf_Die *die, Dwarf_Word *off);
+
+static int64_t scalar_align(struct reader *r, Dwarf_Die *die, int64_t size)
+{
+	Dwarf_Word enc = 0;
+
+	if (dwarf_tag(die) == DW_TAG_base_type &&
+	    attr_udata(r, die, DW_AT_encoding, &enc) == 1 &&
+	    enc == DW_ATE_complex_float)
+		size /= 2;
+	return size > 0 ? size & -size : 1;
+}
+
+static int64_t type_align(struct reader *r, Dwarf_Die *die, unsigned depth)
+{
+	Dwarf_Die t = *die;
+	int64_t best = 1, a = 1;
+	unsigned hops;
+	Dwarf_Word v;
+
+	for (hops = 0; hops < KABI_MAX_TYPE_DEPTH && !r->failed; hops++) {
+		int tag = dwarf_tag(&t);
+
+		if (attr_udata(r, &t, DW_AT_alignment, &v) == 1 && (int64_t)v > best)
+			best = (int64_t)v;
+		if (tag == DW_TAG_typedef || tag == DW_TAG_const_type ||
+		    tag == DW_TAG_volatile_type || tag == DW_TAG_restrict_type ||
+		    tag == DW_TAG_atomic_type || tag == DW_TAG_array_type) {
+			if (attr_type(r, &t, &t) != 1)
+				break;
+			continue;
+		}
+		if (is_aggregate(tag) && tag != DW_TAG_enumeration_type)
+			a = members_align(r, &t, depth + 1);
+		else if (tag != DW_TAG_subroutine_type)
+			a = scalar_align(r, &t, type_size(r, &t));
+		break;
+	}
+	return a > best ? a : best;
+}
+
+/* Whether member C, of alignment A, sits where A does not allow. */
+static bool misplaced(struct reader *r, Dwarf_Die *c, int64_t a)
+{
+	Dwarf_Word loc;
+
+	if (dwarf_hasattr(c, DW_AT_bit_size) || a <= 1)
+		return false;
+	return member_location(r, c, &loc) == 1 && loc % (Dwarf_Word)a != 0;
+}
+
+/* The alignment the members of struct or union DIE give it, memoised. */
+static int64_t members_align(struct reader *r, Dwarf_Die *die, unsigned depth)
+{
+	Dwarf_Off off = dwarf_dieoffset(die);
+	int64_t nat = 1, expl = 1, a;
+	bool packed = false;
+	Dwarf_Die c, mt;
+	Dwarf_Word v;
+	int rc;
+
+	if (memo_slot(r, off)->align)
+		return memo_slot(r, off)->align;
+	if (depth > KABI_MAX_TYPE_DEPTH)
+		return 1;	/* a struct inside itself: no C type */
+	for (rc = dwarf_child(die, &c); rc == 0 && !r->failed;
+	     rc = dwarf_siblingof(&c, &c)) {
+		if (dwarf_tag(&c) != DW_TAG_member)
+			continue;
+		if (attr_udata(r, &c, DW_AT_alignment, &v) == 1 && (int64_t)v > expl)
+			expl = (int64_t)v;
+		a = attr_type(r, &c, &mt) == 1 ? type_align(r, &mt, depth) : 1;
+		packed |= misplaced(r, &c, a);
+		nat = a > nat ? a : nat;
+	}
+	if (attr_size(r, die, &v) == 1 && v % (Dwarf_Word)nat != 0)
+		packed = true;
+	a = packed || expl > nat ? expl : nat;
+	memo_slot(r, off)->align = a;
+	return a;
+}
+
 /* ---- types ----------------------------------------------------------- */
 
 static int member_location(struct reader *r, Dwarf_Die *die, Dwarf_Word *off)
@@ -1470,6 +1570,7 @@ static void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
 		t.size = (int64_t)v;
 	if (attr_udata(r, die, DW_AT_alignment, &v) == 1)
 		t.align = (int64_t)v;
+	t.natural_align = members_align(r, die, 0);
 	get_decl(r, die, &t);
 
 	rc = dwarf_child(die, &c);
