@@ -299,3 +299,76 @@ set_shdr() {
 	set_shdr size.o .debug_abbrev size $((0x7fffffff))
 	bad size.o "kabi: cannot read 'size.o': section '.debug_abbrev' extends past the end of the file (truncated?)"
 }
+
+# Stripped files: the types are read from the separate debug file, found
+# by build-id under --debug-dir, or by .gnu_debuglink beside the file, in
+# .debug/ beside it, or under --debug-dir at the file's directory.
+
+# stripped_pair BUILD_ID: full.so with DWARF, full.debug with only the
+# DWARF, stripped.so without it, naming full.debug by .gnu_debuglink
+stripped_pair() {
+	(cd "$TOP" && gcc -g -shared -fPIC "-Wl,--build-id=$1" \
+		tests/fixtures/kabi-diff/enums.c -o "$T/full.so")
+	objcopy --only-keep-debug full.so full.debug
+	objcopy --strip-debug --add-gnu-debuglink=full.debug full.so stripped.so
+	mkdir hide && mv full.debug hide/
+}
+
+build_id() {
+	readelf -n "$1" | awk '/Build ID:/ { print $3 }'
+}
+
+@test "kabi bad input: a stripped file names where its debug file was looked for" {
+	stripped_pair sha1
+	local id
+	id=$(build_id stripped.so)
+	bad stripped.so "kabi: cannot read 'stripped.so': no DWARF (.debug_info missing); no debug file at '/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug' or by .gnu_debuglink 'full.debug' (install its debug symbols, or see --debug-dir)"
+	objcopy --remove-section .gnu_debuglink stripped.so nolink.so
+	run -1 --separate-stderr "$KABI" dump --debug-dir dbg nolink.so
+	[ "$stderr" = "kabi: cannot read 'nolink.so': no DWARF (.debug_info missing); no debug file at 'dbg/.build-id/${id:0:2}/${id:2}.debug' (install its debug symbols, or see --debug-dir)" ]
+}
+
+@test "kabi bad input: a stripped system binary is not called a dwz file" {
+	[ -n "$(readelf -SW /bin/true | awk '$2 == ".gnu_debugaltlink"')" ] ||
+		skip "/bin/true has no .gnu_debugaltlink here"
+	run -1 --separate-stderr "$KABI" dump --debug-dir "$T/none" /bin/true
+	assert_regex "$stderr" "^kabi: cannot read '/bin/true': no DWARF \(\.debug_info missing\); no debug file at '$T/none/\.build-id/[0-9a-f]{2}/[0-9a-f]+\.debug'"
+}
+
+@test "kabi dump: a stripped file is read through its build-id under --debug-dir" {
+	stripped_pair sha1
+	local id
+	id=$(build_id stripped.so)
+	run -0 "$KABI" dump full.so
+	local want=$output
+	mkdir -p "dbg/.build-id/${id:0:2}"
+	cp hide/full.debug "dbg/.build-id/${id:0:2}/${id:2}.debug"
+	run -0 "$KABI" dump --debug-dir dbg stripped.so
+	assert_output "$want"
+	run -0 "$KABI" diff --debug-dir dbg full.so stripped.so
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 4 unchanged, 0 suppressed"
+}
+
+@test "kabi dump: a stripped file is read through .gnu_debuglink, beside it, in .debug/ and under --debug-dir" {
+	stripped_pair none
+	run -0 "$KABI" dump full.so
+	local want=$output
+	cp hide/full.debug full.debug
+	run -0 "$KABI" dump --debug-dir dbg stripped.so
+	assert_output "$want"
+	mkdir .debug && mv full.debug .debug/
+	run -0 "$KABI" dump --debug-dir dbg stripped.so
+	assert_output "$want"
+	mkdir -p "dbg$T" && mv .debug/full.debug "dbg$T/"
+	run -0 "$KABI" dump --debug-dir dbg stripped.so
+	assert_output "$want"
+}
+
+@test "kabi dump: a .gnu_debuglink file with another build-id is not taken" {
+	stripped_pair sha1
+	(cd "$TOP" && gcc -g -shared -fPIC -Wl,--build-id=md5 \
+		tests/fixtures/kabi-diff/enums.c -o "$T/other.so")
+	objcopy --only-keep-debug other.so full.debug
+	run -1 --separate-stderr "$KABI" dump --debug-dir dbg stripped.so
+	assert_regex "$stderr" "^kabi: cannot read 'stripped.so': no DWARF \(\.debug_info missing\); no debug file at "
+}

@@ -37,7 +37,7 @@ OUT
 @test "kabi cli: help VERB and VERB --help print the same usage" {
 	run -0 "$KABI" help diff
 	local help=$output
-	assert_line --index 0 "usage: kabi diff [--json] [--only-layout] [--suppressions FILE]"
+	assert_line --index 0 "usage: kabi diff [--json] [--only-layout] [--only-common]"
 	assert_line "Exit status: 0 identical, bits 1 error, 2 usage, 4 changes, 8 incompatible."
 	run -0 "$KABI" diff --help
 	assert_output "$help"
@@ -131,4 +131,34 @@ OUT
 	[ "$stderr" = "kabi: dump: --threads takes a number from 1 to 1024, not '0'" ]
 	run -2 --separate-stderr "$KABI" diff --threads two a.o b.o
 	[ "$stderr" = "kabi: diff: --threads takes a number from 1 to 1024, not 'two'" ]
+}
+
+@test "kabi cli: a --type that matches nothing is a usage error, dump and diff" {
+	cc_obj gcc "$T/a.o" tests/fixtures/kabi-diff/enums.c
+	run -2 --separate-stderr "$KABI" dump --type holdre "$T/a.o"
+	assert_output ""
+	[ "$stderr" = "kabi: dump: --type 'holdre' matches no type" ]
+	run -2 --separate-stderr "$KABI" dump --type holdre --type "union holder" "$T/a.o"
+	[ "$stderr" = "kabi: dump: --type 'holdre' (and every other --type) matches no type" ]
+	run -2 --separate-stderr "$KABI" dump --kind struct --type small "$T/a.o"
+	assert_output ""
+	[ "$stderr" = "kabi: dump: --type 'small' matches no type of the --kind given" ]
+	run -2 --separate-stderr "$KABI" diff --type "union holder" "$T/a.o" "$T/a.o"
+	assert_output ""
+	[ "$stderr" = "kabi: diff: --type 'union holder' matches no type" ]
+	run -2 --separate-stderr "$KABI" diff -o "$T/d.txt" --type nothing "$T/a.o" "$T/a.o"
+	[ "$stderr" = "kabi: diff: --type 'nothing' matches no type" ]
+	[ ! -e "$T/d.txt" ]
+}
+
+@test "kabi cli: --type names need not all match, and match on either side of a diff" {
+	cc_obj gcc "$T/a.o" tests/fixtures/kabi-diff/enums.c
+	printf 'int main(void) { return 0; }\n' >"$T/plain.c"
+	cc_obj gcc "$T/plain.o" "$T/plain.c"
+	run -4 "$KABI" diff --type "union holder" --type holder "$T/a.o" "$T/plain.o"
+	assert_output - <<'OUT'
+struct holder at tests/fixtures/kabi-diff/enums.c:22
+	only in old
+summary: 0 changed (0 incompatible), 1 only in old, 0 only in new, 0 unchanged, 0 suppressed
+OUT
 }

@@ -207,3 +207,94 @@ enum wide_signed at tests/fixtures/kabi/wide-enums.c:17
 summary: 1 changed (0 incompatible), 0 only in old, 0 only in new, 1 unchanged, 0 suppressed
 OUT
 }
+
+@test "kabi diff: a pointer to a function becoming a function returning a pointer is a type change" {
+	cc_obj gcc "$T/old.o" "$FIX/fnptr.c"
+	cc_obj gcc "$T/new.o" "$FIX/fnptr.c" -DNEW
+	run -4 "$KABI" diff --only-layout "$T/old.o" "$T/new.o"
+	assert_output - <<'OUT'
+struct ops at tests/fixtures/kabi-diff/fnptr.c:23
+	member hook: type "hook_t *" -> "hook_t *" (resolved "void (**)(int32)" -> "void *(*)(int32)")
+typedef hook_t at tests/fixtures/kabi-diff/fnptr.c:18
+	chain "cb_fn *" -> "void *(int32)" (resolved "void (*)(int32)" -> "void *(int32)")
+summary: 2 changed (0 incompatible), 0 only in old, 0 only in new, 1 unchanged, 0 suppressed
+OUT
+}
+
+@test "kabi diff: a pointer to a function with and without its typedef is one resolved type" {
+	cc_obj clang "$T/old.o" "$FIX/fnptr.c"
+	cc_obj clang "$T/new.o" "$FIX/fnptr.c" -DNEW
+	run -4 "$KABI" diff --type ops "$T/old.o" "$T/new.o"
+	assert_output - <<'OUT'
+struct ops at tests/fixtures/kabi-diff/fnptr.c:23
+	member hook: type "hook_t *" -> "hook_t *" (resolved "void (**)(int32)" -> "void *(*)(int32)")
+	member cb: type "cb_fn *" -> "void (*)(int32)" (typedef only, resolved "void (*)(int32)")
+summary: 1 changed (0 incompatible), 0 only in old, 0 only in new, 0 unchanged, 0 suppressed
+OUT
+}
+
+@test "kabi diff: an enum only gcc describes is only in old, gcc against clang" {
+	cc_obj gcc "$T/g.o" "$FIX/unused-enum.c"
+	cc_obj clang "$T/c.o" "$FIX/unused-enum.c"
+	run -4 "$KABI" diff "$T/g.o" "$T/c.o"
+	assert_output - <<'OUT'
+enum unused_mode at tests/fixtures/kabi-diff/unused-enum.c:10
+	only in old
+summary: 0 changed (0 incompatible), 1 only in old, 0 only in new, 1 unchanged, 0 suppressed
+OUT
+}
+
+@test "kabi diff: --only-common leaves out types one side lacks, gcc against clang exits 0" {
+	cc_obj gcc "$T/g.o" "$FIX/unused-enum.c"
+	cc_obj clang "$T/c.o" "$FIX/unused-enum.c"
+	run -0 "$KABI" diff --only-common "$T/g.o" "$T/c.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 1 unchanged, 0 suppressed, 1 on one side left out"
+	run -0 "$KABI" diff --only-common "$T/c.o" "$T/g.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 1 unchanged, 0 suppressed, 1 on one side left out"
+}
+
+@test "kabi diff: --only-common still reports every change of the types both sides have" {
+	need_tool jq
+	cc_obj gcc "$T/old.o" "$FIX/layout.c"
+	cc_obj gcc "$T/new.o" "$FIX/layout.c" -DNEW
+	run -12 "$KABI" diff --only-common --json -o "$T/d.json" "$T/old.o" "$T/new.o"
+	run -0 jq -c '.summary' "$T/d.json"
+	assert_output '{"changed":7,"incompatible":2,"only_old":0,"only_new":0,"unchanged":6,"suppressed":0,"left_out":2}'
+	run -0 jq -r '[.types[].status] | unique | join(" ")' "$T/d.json"
+	assert_output "changed"
+}
+
+@test "kabi diff: an alignment change is found, incompatible where it moves or resizes, gcc and clang" {
+	local cc
+	for cc in gcc clang; do
+		cc_obj "$cc" "$T/old.o" "$FIX/align.c"
+		cc_obj "$cc" "$T/new.o" "$FIX/align.c" -DNEW
+		run -12 "$KABI" diff "$T/old.o" "$T/new.o"
+		assert_output - <<'OUT'
+struct holder at tests/fixtures/kabi-diff/align.c:25
+	size 65 -> 128 [incompatible]
+	alignment 1 -> 64 [incompatible]
+	member line: offset 1 -> 64 [incompatible]
+struct line at tests/fixtures/kabi-diff/align.c:21
+	alignment 1 -> 64
+summary: 2 changed (1 incompatible), 0 only in old, 0 only in new, 1 unchanged, 0 suppressed
+OUT
+	done
+	run -4 "$KABI" diff --type line "$T/old.o" "$T/new.o"
+	assert_output - <<'OUT'
+struct line at tests/fixtures/kabi-diff/align.c:21
+	alignment 1 -> 64
+summary: 1 changed (0 incompatible), 0 only in old, 0 only in new, 0 unchanged, 0 suppressed
+OUT
+}
+
+@test "kabi diff: alignments gcc and clang record differently are one alignment" {
+	cc_obj gcc "$T/g.o" "$FIX/align.c"
+	cc_obj clang "$T/c.o" "$FIX/align.c"
+	run -0 "$KABI" diff "$T/g.o" "$T/c.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 3 unchanged, 0 suppressed"
+	cc_obj gcc "$T/g.o" tests/fixtures/kabi/layout.c
+	cc_obj clang "$T/c.o" tests/fixtures/kabi/layout.c
+	run -0 "$KABI" diff "$T/g.o" "$T/c.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 10 unchanged, 0 suppressed"
+}

@@ -332,3 +332,90 @@ OUT
 	run -0 kabi_dump_text wide-enums clang -gdwarf-5 -Werror --target=aarch64_be-linux-gnu
 	kabi_assert_expected wide-enums
 }
+
+# Pointers to function and array types through typedefs and qualifiers:
+# each spelling kabi prints, as written and resolved, is turned back into
+# C and checked against the declared type by the compiler itself
+# (kabi_check_spelling).  gcc's DWARF drops the const of "const arr_t"
+# (an array typedef under a qualifier): for its four uses the declared
+# type has a const that the DWARF, and so kabi, does not.
+
+@test "kabi dump pointers.c: clang agrees with every spelling" {
+	kabi_need_cc clang
+	run -0 kabi_check_spelling pointers clang
+	assert_output "pointers: 54 spellings agree"
+}
+
+@test "kabi dump pointers.c: gcc agrees except where its DWARF drops a const" {
+	kabi_need_cc gcc
+	run -1 kabi_check_spelling pointers gcc
+	assert_output - <<'OUT'
+kabi-spelling: struct pointers.carr resolved
+kabi-spelling: struct pointers.carr type
+kabi-spelling: struct pointers.carr2 resolved
+kabi-spelling: struct pointers.cv resolved
+OUT
+}
+
+@test "kabi dump pointers.c: text form matches pointers.expected" {
+	kabi_need_cc gcc
+	run -0 kabi_dump_text pointers gcc -gdwarf-5
+	kabi_assert_expected pointers
+}
+
+# Declaration paths: a file is named relative to the shortest compilation
+# directory of the input that holds it, whichever unit names it, so a
+# header included by units compiled in two directories (glibc's nptl/ and
+# its top level) is one type, not "descr.h" and "sub/descr.h".
+
+# kabi_paths_object CC: outer.c compiled in tests/fixtures/kabi-paths,
+# sub/inner.c in its sub/, both in one relocatable object
+kabi_paths_object() {
+	local cc=$1 dir=$KPARITY_ROOT/tests/fixtures/kabi-paths
+	(cd "$dir" && "$cc" -g -c outer.c -o "$BATS_TEST_TMPDIR/outer.o") || return 2
+	(cd "$dir/sub" && "$cc" -g -c inner.c -o "$BATS_TEST_TMPDIR/inner.o") || return 2
+	ld -r "$BATS_TEST_TMPDIR/outer.o" "$BATS_TEST_TMPDIR/inner.o" \
+		-o "$BATS_TEST_TMPDIR/both.$cc.o"
+}
+
+@test "kabi dump: a header of units compiled in two directories is one type, gcc" {
+	kabi_need_cc gcc
+	kabi_paths_object gcc
+	run -0 "$KABI" dump --type descr "$BATS_TEST_TMPDIR/both.gcc.o"
+	assert_output - <<'OUT'
+struct descr size=32 decl=sub/descr.h:5
+	member tid offset=0 size=4 type="int32"
+	member args offset=8 size=24 type="va_list" resolved="struct __va_list_tag [1]"
+OUT
+}
+
+@test "kabi dump: a header of units compiled in two directories is one type, clang" {
+	kabi_need_cc clang
+	kabi_paths_object clang
+	run -0 "$KABI" dump --type descr "$BATS_TEST_TMPDIR/both.clang.o"
+	assert_output - <<'OUT'
+struct descr size=32 decl=sub/descr.h:5
+	member tid offset=0 size=4 type="int32"
+	member args offset=8 size=24 type="va_list" resolved="struct __va_list_tag [1]"
+OUT
+}
+
+@test "kabi dump: <built-in> is not a path under a relative compilation directory" {
+	kabi_need_cc gcc
+	local dir=$KPARITY_ROOT/tests/fixtures/kabi-paths
+	(cd "$dir" && gcc -g "-fdebug-prefix-map=$dir=dynamic" -c outer.c \
+		-o "$BATS_TEST_TMPDIR/mapped.o")
+	run -0 "$KABI" dump --kind struct "$BATS_TEST_TMPDIR/mapped.o"
+	assert_line "struct __va_list_tag size=24 decl=<built-in>:0"
+	assert_line "struct descr size=32 decl=sub/descr.h:5"
+}
+
+@test "kabi dump: a compilation directory of . strips nothing from absolute paths" {
+	kabi_need_cc gcc
+	local dir=$KPARITY_ROOT/tests/fixtures/kabi-paths
+	(cd "$dir" && gcc -g "-ffile-prefix-map=$dir=." -c outer.c \
+		-o "$BATS_TEST_TMPDIR/dot.o")
+	run -0 "$KABI" dump --kind struct --kind typedef "$BATS_TEST_TMPDIR/dot.o"
+	assert_line "struct descr size=32 decl=sub/descr.h:5"
+	assert_line --regexp '^typedef va_list .* decl=/usr/.*/stdarg\.h:[0-9]+$'
+}

@@ -152,3 +152,42 @@ kabi_assert_expected() {
 		diff -u --label "$KABI_FIXTURES/$1.expected" --label actual "$file" - |
 		fail
 }
+
+# kabi_check_spelling
+# Usage: kabi_check_spelling FIXTURE CC [FLAG...]
+# Compile FIXTURE, dump it as JSON, and check every spelling kabi prints
+# against the compiler: a program that includes the fixture asserts, for
+# each member, that its declared type is compatible
+# (__builtin_types_compatible_p) with kabi's type as written and with
+# kabi's resolved type, and for each typedef that it is compatible with
+# kabi's resolved type.  kabi's base types become the <stdint.h> ones
+# (int32 is int32_t), so fixtures use only base types that those name.
+# Prints "FIXTURE: N spellings agree", or each failed check and returns 1.
+kabi_check_spelling() {
+	local fixture=$1 cc=$2 dir n
+	shift 2
+	dir=$BATS_TEST_TMPDIR/spelling.$fixture.$cc
+	mkdir -p "$dir"
+	kabi_compile "$fixture" "$cc" "$@" || return 2
+	"$KABI" dump --json "$BATS_TEST_TMPDIR/$fixture.$cc.o" >"$dir/dump.json" || return 2
+	# shellcheck disable=SC2016 # jq variables, not shell ones
+	jq -r '.types[] | (.kind + " " + .name) as $t
+		| if .kind == "typedef" then [$t, .name, .resolved]
+		  else .members[] | "__typeof__(((\($t) *)0)->\(.name))" as $m
+		       | ([$t + "." + .name + " type", $m, .type],
+			  [$t + "." + .name + " resolved", $m, .resolved])
+		  end | @tsv' "$dir/dump.json" |
+		sed -E 's/\b(u?int(8|16|32|64))\b/\1_t/g' >"$dir/checks.tsv" || return 2
+	{
+		printf '#include <stdint.h>\n#include "%s"\n' "$KPARITY_ROOT/$KABI_FIXTURES/$fixture.c"
+		awk -F '\t' '{ printf "_Static_assert(__builtin_types_compatible_p(%s, %s), \"kabi-spelling: %s\");\n", $2, $3, $1 }' \
+			"$dir/checks.tsv"
+	} >"$dir/check.c"
+	n=$(wc -l <"$dir/checks.tsv")
+	if ! "$cc" -fsyntax-only "$@" "$dir/check.c" 2>"$dir/cc.err"; then
+		grep -o 'kabi-spelling: [^"]*' "$dir/cc.err" | sort -u
+		grep -q 'kabi-spelling: ' "$dir/cc.err" || cat "$dir/cc.err"
+		return 1
+	fi
+	printf '%s: %s spellings agree\n' "$fixture" "$n"
+}

@@ -35,6 +35,11 @@ setup_file() {
 	expect_file "$BATS_TEST_DIRNAME/fixtures/kabi-kernel/x86_64-gcc-clang.expected"
 }
 
+@test "kabi kernel: gcc against clang, shared types only and layout only, exits 0" {
+	run -0 "$KABI" diff --only-common --only-layout --root "$KSRC_DIR" "$GCC_VM" "$CLANG_VM"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 2959 unchanged, 0 suppressed, 115 on one side left out"
+}
+
 @test "kabi kernel: declarations are relative to the source tree" {
 	run -0 "$KABI" dump --root "$KSRC_DIR" --type task_struct --kind struct "$GCC_VM"
 	assert_line --index 0 "struct task_struct size=6080 align=64 decl=include/linux/sched.h:737"

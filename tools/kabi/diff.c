@@ -69,6 +69,7 @@ struct report {
 
 struct totals {
 	size_t changed, incompatible, only_old, only_new, unchanged, suppressed;
+	size_t left_out;	/* --only-common: named on one side only */
 };
 
 struct ctx {
@@ -248,6 +249,32 @@ static unsigned anon_index(const struct ktype *t, const struct member *m)
 	return k;
 }
 
+/* The alignment to compare: what DWARF records raised to what the
+ * members need.  GCC records the alignment a type ends up with, Clang
+ * the value of its aligned attribute (struct file: 8 and 4), and only
+ * on the member when a member's attribute raised it; both agree here. */
+static int64_t align_of(const struct ktype *t)
+{
+	return t->align > t->natural_align ? t->align : t->natural_align;
+}
+
+/* Whether B resizes A or moves one of the members both have. */
+static bool moved(const struct ktype *a, const struct ktype *b)
+{
+	uint32_t i;
+
+	if (a->size != b->size)
+		return true;
+	for (i = 0; i < a->n; i++) {
+		const struct member *m = &a->members[i];
+		const struct member *o = find_member(b, m, anon_index(a, m));
+
+		if (o && o->bitpos != m->bitpos)
+			return true;
+	}
+	return false;
+}
+
 static void cmp_aggregate(struct report *r, const struct ktype *a,
 			  const struct ktype *b, bool only_layout)
 {
@@ -255,9 +282,9 @@ static void cmp_aggregate(struct report *r, const struct ktype *a,
 
 	if (a->size != b->size)
 		add(r, W_SIZE, NULL, fmt_num(a->size), fmt_num(b->size), true, true);
-	/* DW_AT_alignment is not compared: GCC records the alignment a type
-	 * ends up with, Clang the value of its aligned attribute (struct
-	 * file: 8 and 4), and any real change moves a size or an offset. */
+	if (align_of(a) != align_of(b))
+		add(r, W_ALIGN, NULL, fmt_num(align_of(a)), fmt_num(align_of(b)),
+		    true, moved(a, b));
 	for (i = 0; i < a->n; i++) {
 		const struct member *m = &a->members[i];
 		const struct member *o = find_member(b, m, anon_index(a, m));
@@ -511,12 +538,26 @@ static void print_type(struct ctx *c, const struct ktype *old,
 		text_finding(c->f, &r->v[i]);
 }
 
+/* A type whose kind and name the other side lacks, with --only-common:
+ * Clang leaves out unused enums that GCC keeps, which says nothing about
+ * the layouts both sides have. */
+static bool left_out(struct ctx *c, const struct ktype *old,
+		     const struct ktype *new, bool absent)
+{
+	if (!c->o->only_common || !absent || (old && new))
+		return false;
+	c->tot.left_out++;
+	return true;
+}
+
 static void one_pair(struct ctx *c, const struct ktype *old,
-		     const struct ktype *new)
+		     const struct ktype *new, bool absent)
 {
 	struct report r = { 0 };
 
 	if (!filter_match(c->o->filter, new ? new : old))
+		return;
+	if (left_out(c, old, new, absent))
 		return;
 	if (old && new) {
 		switch (old->kind) {
@@ -567,6 +608,7 @@ static void one_group(struct ctx *c, struct ktype **a, size_t na,
 {
 	bool *ua = xcalloc(na + 1, 1), *ub = xcalloc(nb + 1, 1);
 	size_t i, j, left_a = na, left_b = nb;
+	bool absent = na == 0 || nb == 0;
 
 	for (i = 0; i < na; i++)
 		for (j = 0; j < nb; j++)
@@ -582,7 +624,7 @@ static void one_group(struct ctx *c, struct ktype **a, size_t na,
 			    streq(a[i]->decl_file, b[j]->decl_file)) {
 				ua[i] = ub[j] = true;
 				left_a--, left_b--;
-				one_pair(c, a[i], b[j]);
+				one_pair(c, a[i], b[j], false);
 			}
 	if (left_a == 1 && left_b == 1) {
 		for (i = 0; ua[i]; i++)
@@ -590,14 +632,14 @@ static void one_group(struct ctx *c, struct ktype **a, size_t na,
 		for (j = 0; ub[j]; j++)
 			;
 		ua[i] = ub[j] = true;
-		one_pair(c, a[i], b[j]);
+		one_pair(c, a[i], b[j], false);
 	}
 	for (i = 0; i < na; i++)
 		if (!ua[i])
-			one_pair(c, a[i], NULL);
+			one_pair(c, a[i], NULL, absent);
 	for (j = 0; j < nb; j++)
 		if (!ub[j])
-			one_pair(c, NULL, b[j]);
+			one_pair(c, NULL, b[j], absent);
 	free(ua);
 	free(ub);
 }
@@ -643,14 +685,20 @@ int diff_models(FILE *f, const struct model *old, const struct model *new,
 	if (o->json) {
 		fprintf(f, "\n],\"summary\":{\"changed\":%zu,\"incompatible\":%zu,"
 			"\"only_old\":%zu,\"only_new\":%zu,\"unchanged\":%zu,"
-			"\"suppressed\":%zu}}\n",
+			"\"suppressed\":%zu",
 			c.tot.changed, c.tot.incompatible, c.tot.only_old,
 			c.tot.only_new, c.tot.unchanged, c.tot.suppressed);
+		if (o->only_common)
+			fprintf(f, ",\"left_out\":%zu", c.tot.left_out);
+		fputs("}}\n", f);
 	} else {
 		fprintf(f, "summary: %zu changed (%zu incompatible), %zu only in old, "
-			"%zu only in new, %zu unchanged, %zu suppressed\n",
+			"%zu only in new, %zu unchanged, %zu suppressed",
 			c.tot.changed, c.tot.incompatible, c.tot.only_old,
 			c.tot.only_new, c.tot.unchanged, c.tot.suppressed);
+		if (o->only_common)
+			fprintf(f, ", %zu on one side left out", c.tot.left_out);
+		fputc('\n', f);
 	}
 	if (c.tot.changed || c.tot.only_old || c.tot.only_new)
 		rc |= KABI_EXIT_CHANGE;

@@ -30,3 +30,27 @@ bool filter_match(const struct filter *f, const struct ktype *t)
 	}
 	return false;
 }
+
+/* Whether --type NAME selects T under the rest of F. */
+static bool name_match(const struct filter *f, const char *name,
+		       const struct ktype *t)
+{
+	struct filter one = { .names = &name, .nnames = 1, .kinds = f->kinds };
+
+	return filter_match(&one, t);
+}
+
+bool filter_selects_nothing(const struct filter *f,
+			    const struct model *const *models, size_t n)
+{
+	size_t i, j, k;
+
+	if (!f || !f->nnames)
+		return false;
+	for (i = 0; i < f->nnames; i++)
+		for (j = 0; j < n; j++)
+			for (k = 0; k < models[j]->ntypes; k++)
+				if (name_match(f, f->names[i], models[j]->types[k]))
+					return false;
+	return true;
+}

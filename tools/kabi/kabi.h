@@ -119,6 +119,8 @@ struct ktype {
 	uint32_t decl_line;
 	int64_t size;
 	int64_t align;		/* 0: not recorded (DW_AT_alignment absent) */
+	int64_t natural_align;	/* struct, union: what the members need;
+				 * not dumped, compared with align by diff */
 	/* enum */
 	bool is_signed;
 	const char *underlying;
@@ -169,6 +171,7 @@ const char *enum_value_str(char *buf, const struct ktype *t,
 struct read_opts {
 	const char **roots;	/* path prefixes to strip from decl_file */
 	size_t nroots;
+	const char *debug_dir;	/* of separate debug files; NULL: /usr/lib/debug */
 	size_t threads;		/* per input; 0 or 1: read on the caller's */
 };
 
@@ -187,6 +190,11 @@ struct filter {
 	unsigned kinds;		/* bit per enum kind; 0 = all */
 };
 bool filter_match(const struct filter *f, const struct ktype *t);
+/* Whether F has --type names and none of them selects a type of
+ * MODELS[0..N): a filter that matches nothing is a mistake, not an empty
+ * answer.  Each name alone may miss ("struct foo" and "union foo"). */
+bool filter_selects_nothing(const struct filter *f,
+			    const struct model *const *models, size_t n);
 
 /* ---- supp.c ---------------------------------------------------------- */
 
@@ -208,6 +216,7 @@ struct diff_opts {
 	const struct filter *filter;
 	const struct supp_set *supp;
 	bool only_layout;
+	bool only_common;	/* leave out types whose name one side lacks */
 	bool json;
 	const char *old_name, *new_name;
 };

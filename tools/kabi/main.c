@@ -24,6 +24,7 @@
 struct opts {
 	bool json;
 	bool only_layout;
+	bool only_common;
 	bool help;
 	int threads;		/* 0: one per CPU */
 	const char *output;
@@ -51,33 +52,38 @@ static int cmd_help(struct opts *o);
 static const struct cmd cmds[] = {
 	{ "dump", cmd_dump,
 	  "usage: kabi dump [--json] [--root DIR]... [--type NAME]... [--kind KIND]\n"
-	  "                 [--threads N] [--max-memory SIZE] [-o FILE] FILE...\n"
+	  "                 [--debug-dir DIR] [--threads N] [--max-memory SIZE]\n"
+	  "                 [-o FILE] FILE...\n"
 	  "Print every named struct, union, enum and typedef in the DWARF of the\n"
 	  "FILEs (vmlinux, .o, .ko), sorted and deduplicated.\n"
 	  "  --json         print JSON instead of text\n"
 	  "  --root DIR     make declaration paths relative to DIR (repeatable)\n"
 	  "  --type NAME    only this type: \"foo\" or \"struct foo\" (repeatable)\n"
 	  "  --kind KIND    only struct, union, enum or typedef (repeatable)\n"
+	  "  --debug-dir DIR  separate debug files of stripped FILEs (default /usr/lib/debug)\n"
 	  "  --threads N    read on N threads (default: one per CPU)\n"
 	  "  --max-memory SIZE  stop when types and names need more (default 4G, 0: none)\n"
 	  "  -o FILE        write to FILE (atomically) instead of standard output\n",
-	  1, -1, "json root type kind threads max-memory output" },
+	  1, -1, "json root type kind debug-dir threads max-memory output" },
 	{ "diff", cmd_diff,
-	  "usage: kabi diff [--json] [--only-layout] [--suppressions FILE]\n"
-	  "                 [--root DIR]... [--type NAME]... [--kind KIND] [-o FILE]\n"
+	  "usage: kabi diff [--json] [--only-layout] [--only-common]\n"
+	  "                 [--suppressions FILE] [--root DIR]... [--type NAME]...\n"
+	  "                 [--kind KIND] [--debug-dir DIR] [-o FILE]\n"
 	  "                 [--threads N] [--max-memory SIZE] OLD NEW\n"
 	  "Compare the types of two builds and report layout changes.\n"
 	  "  --json               print JSON instead of text\n"
 	  "  --only-layout        ignore changes that only touch typedef names\n"
+	  "  --only-common        compare only the types both sides name\n"
 	  "  --suppressions FILE  hide changes matched by [suppress_type] sections\n"
 	  "  --root DIR           make declaration paths relative to DIR (repeatable)\n"
 	  "  --type NAME          only this type: \"foo\" or \"struct foo\" (repeatable)\n"
 	  "  --kind KIND          only struct, union, enum or typedef (repeatable)\n"
+	  "  --debug-dir DIR      separate debug files of stripped inputs (default /usr/lib/debug)\n"
 	  "  --threads N          read on N threads (default: one per CPU)\n"
 	  "  --max-memory SIZE    stop when types and names need more (default 4G, 0: none)\n"
 	  "  -o FILE              write to FILE (atomically) instead of standard output\n"
 	  "Exit status: 0 identical, bits 1 error, 2 usage, 4 changes, 8 incompatible.\n",
-	  2, 2, "json only-layout suppressions root type kind threads max-memory output" },
+	  2, 2, "json only-layout only-common suppressions root type kind debug-dir threads max-memory output" },
 	{ "help", cmd_help,
 	  "usage: kabi help [VERB]\n", 0, 1, "" },
 };
@@ -284,13 +290,33 @@ static struct model *load(const struct opts *o, char **files, int n)
 	return m;
 }
 
+/* 0, or KABI_EXIT_USAGE after saying that --type selects nothing. */
+static int check_filter(const struct opts *o, const char *verb,
+			const struct model *const *models, size_t n)
+{
+	const struct filter *f = &o->filter;
+
+	if (!filter_selects_nothing(f, models, n))
+		return 0;
+	kabi_err("%s: --type '%s'%s matches no type%s", verb, f->names[0],
+		 f->nnames > 1 ? " (and every other --type)" : "",
+		 f->kinds ? " of the --kind given" : "");
+	return KABI_EXIT_USAGE;
+}
+
 static int cmd_dump(struct opts *o)
 {
 	struct model *m = load(o, o->files, o->nfiles);
 	struct out out;
+	int rc;
 
 	if (!m)
 		return KABI_EXIT_ERROR;
+	rc = check_filter(o, "dump", (const struct model *const *)&m, 1);
+	if (rc) {
+		model_free(m);
+		return rc;
+	}
 	if (out_open(&out, o->output) != 0) {
 		model_free(m);
 		return KABI_EXIT_ERROR;
@@ -306,6 +332,7 @@ static int cmd_dump(struct opts *o)
 static int cmd_diff(struct opts *o)
 {
 	struct diff_opts d = { .filter = &o->filter, .only_layout = o->only_layout,
+			       .only_common = o->only_common,
 			       .json = o->json, .old_name = o->files[0],
 			       .new_name = o->files[1] };
 	struct supp_set *supp = NULL;
@@ -328,6 +355,13 @@ static int cmd_diff(struct opts *o)
 		free(v);
 	}
 	d.supp = supp;
+	{
+		const struct model *both[] = { a, b };
+
+		rc = check_filter(o, "diff", both, 2);
+		if (rc)
+			goto free_models;
+	}
 	if (out_open(&out, o->output) != 0) {
 		rc = KABI_EXIT_ERROR;
 		goto free_models;
@@ -344,18 +378,20 @@ free_models:
 
 /* ---- options --------------------------------------------------------- */
 
-enum { OPT_JSON = 256, OPT_ONLY_LAYOUT, OPT_SUPP, OPT_ROOT, OPT_TYPE, OPT_KIND,
-       OPT_THREADS, OPT_MAX_MEMORY };
+enum { OPT_JSON = 256, OPT_ONLY_LAYOUT, OPT_ONLY_COMMON, OPT_SUPP, OPT_ROOT, OPT_TYPE, OPT_KIND,
+       OPT_THREADS, OPT_MAX_MEMORY, OPT_DEBUG_DIR };
 
 static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "only-layout", no_argument, NULL, OPT_ONLY_LAYOUT },
+	{ "only-common", no_argument, NULL, OPT_ONLY_COMMON },
 	{ "suppressions", required_argument, NULL, OPT_SUPP },
 	{ "root", required_argument, NULL, OPT_ROOT },
 	{ "type", required_argument, NULL, OPT_TYPE },
 	{ "kind", required_argument, NULL, OPT_KIND },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
+	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -453,6 +489,9 @@ static int parse_opts(const struct cmd *cmd, int argc, char **argv,
 		case OPT_ONLY_LAYOUT:
 			o->only_layout = true;
 			break;
+		case OPT_ONLY_COMMON:
+			o->only_common = true;
+			break;
 		case OPT_SUPP:
 			o->supp_path = optarg;
 			break;
@@ -493,6 +532,9 @@ static int parse_opts(const struct cmd *cmd, int argc, char **argv,
 			mem_set_limit(v);
 			break;
 		}
+		case OPT_DEBUG_DIR:
+			o->read.debug_dir = optarg;
+			break;
 		case 'o':
 			o->output = optarg;
 			break;

@@ -112,6 +112,7 @@ static uint64_t hash_layout(const struct ktype *t)
 	h = hstr(h, t->parent);
 	h = hnum(h, (uint64_t)t->size);
 	h = hnum(h, (uint64_t)t->align);
+	h = hnum(h, (uint64_t)t->natural_align);
 	h = hnum(h, t->n);
 	switch (t->kind) {
 	case KIND_STRUCT:
@@ -194,6 +195,7 @@ static int layout_cmp(const struct ktype *a, const struct ktype *b)
 	int r;
 
 	if ((r = icmp(a->size, b->size)) || (r = icmp(a->align, b->align)) ||
+	    (r = icmp(a->natural_align, b->natural_align)) ||
 	    (r = scmp(a->parent, b->parent)))
 		return r;
 	switch (a->kind) {

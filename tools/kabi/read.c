@@ -10,6 +10,7 @@
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <elfutils/version.h>
 #include <errno.h>
@@ -55,6 +56,7 @@ struct memo_ent {
 	uint64_t fp[2];		/* fingerprint, once fp_state is FP_DONE */
 	uint32_t gen;		/* live while equal to the reader's memo_gen */
 	uint8_t fp_state;
+	int64_t align;		/* members_align, 0 until known */
 };
 
 enum { FP_NONE, FP_BUSY, FP_DONE, FP_NEVER };
@@ -75,6 +77,11 @@ struct reader {
 	Dwarf_Die cudie;
 	uint8_t addr_size;
 	const char *comp_dir;
+	/* the compilation directories of all units, normalised, shortest
+	 * first: a file is named relative to the shortest that holds it,
+	 * whichever unit names it (shared by the slots of one input) */
+	const char *const *unit_dirs;
+	size_t nunit_dirs;
 	Dwarf_Files *files;
 	size_t nfiles;
 	const char **file_names;	/* normalised, lazily */
@@ -249,7 +256,8 @@ static const char *strip_prefix(const char *p, const char *root)
 
 	while (n > 1 && root[n - 1] == '/')
 		n--;
-	if (strncmp(p, root, n) == 0 && p[n] == '/')
+	/* "." normalises to "", which is no directory to strip */
+	if (n && strncmp(p, root, n) == 0 && p[n] == '/')
 		return p + n + 1;
 	return NULL;
 }
@@ -561,12 +569,45 @@ static struct fname_ent *fname_slot(struct reader *r, const char *const key[3])
 	return &r->fnames[i];
 }
 
+/* The last component of RAW when it is a compiler's pseudo-file such as
+ * "<built-in>", which no directory qualifies; else NULL. */
+static const char *pseudo_file(const char *raw)
+{
+	const char *base = strrchr(raw, '/');
+	size_t n;
+
+	base = base ? base + 1 : raw;
+	n = strlen(base);
+	return n > 2 && base[0] == '<' && base[n - 1] == '>' ? base : NULL;
+}
+
+/* NORM relative to a --root, else to the shortest unit directory that
+ * holds it, else to the unit's own; NULL if none holds it.  ROOT is
+ * scratch. */
+static const char *relative_name(struct reader *r, const char *norm,
+				 struct sb *root)
+{
+	const char *rel = NULL;
+	size_t i;
+
+	for (i = 0; i < r->opts->nroots && !rel; i++) {
+		path_normalise(root, r->opts->roots[i]);
+		rel = strip_prefix(norm, sb_str(root));
+	}
+	for (i = 0; i < r->nunit_dirs && !rel; i++)
+		rel = strip_prefix(norm, r->unit_dirs[i]);
+	if (!rel && r->comp_dir) {
+		path_normalise(root, r->comp_dir);
+		rel = strip_prefix(norm, sb_str(root));
+	}
+	return rel;
+}
+
 static const char *decl_file_name(struct reader *r, Dwarf_Word idx)
 {
 	struct sb raw, norm, root;
 	const char *name, *rel = NULL;
 	struct fname_ent *fe = NULL;
-	size_t i;
 
 	if ((!r->files && !r->own_files) || idx >= r->nfiles)
 		return NULL;
@@ -594,21 +635,18 @@ static const char *decl_file_name(struct reader *r, Dwarf_Word idx)
 		sb_release(&raw);
 		return NULL;
 	}
-	if (raw.buf[0] != '/' && r->comp_dir) {
+	if ((name = pseudo_file(sb_str(&raw)))) {
+		rel = name;
+	} else if (raw.buf[0] != '/' && r->comp_dir) {
 		name = xstrdup(sb_str(&raw));
 		sb_reset(&raw);
 		sb_add2(&raw, r->comp_dir, "/");
 		sb_add(&raw, name);
 		free((char *)name);
 	}
-	path_normalise(&norm, sb_str(&raw));
-	for (i = 0; i < r->opts->nroots && !rel; i++) {
-		path_normalise(&root, r->opts->roots[i]);
-		rel = strip_prefix(sb_str(&norm), sb_str(&root));
-	}
-	if (!rel && r->comp_dir) {
-		path_normalise(&root, r->comp_dir);
-		rel = strip_prefix(sb_str(&norm), sb_str(&root));
+	if (!rel) {
+		path_normalise(&norm, sb_str(&raw));
+		rel = relative_name(r, sb_str(&norm), &root);
 	}
 	r->file_names[idx] = intern(r, rel ? rel : sb_str(&norm));
 	if (fe) {
@@ -1074,6 +1112,74 @@ static void type_decl(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 }
 
 /*
+ * What a pointer to DIE points at, for the spelling: the tag seen through
+ * qualifiers and, when MODE resolves them, typedefs.  A pointer to an
+ * array or function needs parentheses: "int32 (*)[4]", "void (*)(int32)";
+ * a typedef hides that only while its name is printed.
+ */
+static int pointee_tag(struct reader *r, Dwarf_Die *die, enum name_mode mode)
+{
+	Dwarf_Die t = *die;
+	unsigned hops = 0;
+	int tag = dwarf_tag(&t);
+
+	while ((tag == DW_TAG_const_type || tag == DW_TAG_volatile_type ||
+		tag == DW_TAG_restrict_type || tag == DW_TAG_atomic_type ||
+		(tag == DW_TAG_typedef && mode == RESOLVED)) &&
+	       hops++ < KABI_MAX_TYPE_DEPTH && attr_type(r, &t, &t) == 1)
+		tag = dwarf_tag(&t);
+	return tag;
+}
+
+/* The declarator of pointer (or reference) DIE with TAG and qualifiers
+ * QUALS around INNER; see type_decl_q. */
+static void pointer_decl(struct reader *r, Dwarf_Die *die, int tag,
+			 unsigned quals, enum name_mode mode,
+			 const struct actx *ctx, const char *inner,
+			 struct sb *out, bool *ctx_used)
+{
+	const char *star = tag == DW_TAG_pointer_type ? "*" :
+			   tag == DW_TAG_reference_type ? "&" : "&&";
+	struct sb tmp, head;
+	Dwarf_Die next;
+	int rc;
+
+	sb_init(&tmp);
+	sb_init(&head);
+	sb_add(&tmp, star);
+	if (quals) {
+		sb_add(&tmp, " ");
+		add_quals(&tmp, quals);
+		tmp.len--;	/* drop the trailing space */
+		tmp.buf[tmp.len] = '\0';
+	}
+	if (*inner) {
+		if (quals || (inner[0] != '*' && inner[0] != '(' && inner[0] != '&'))
+			sb_add(&tmp, " ");
+		sb_add(&tmp, inner);
+	}
+	rc = attr_type(r, die, &next);
+	if (rc == 0)
+		join(out, "void", sb_str(&tmp));
+	if (rc <= 0)
+		goto out;
+	/* qualifiers on a function type are GCC's way to say noreturn or
+	 * const (a "volatile" function), not C: the function case of
+	 * type_decl_q drops them */
+	tag = pointee_tag(r, &next, mode);
+	if (tag == DW_TAG_array_type || tag == DW_TAG_subroutine_type) {
+		sb_add2(&head, "(", sb_str(&tmp));
+		sb_add(&head, ")");
+		type_decl(r, &next, mode, ctx, sb_str(&head), out, ctx_used);
+	} else {
+		type_decl(r, &next, mode, ctx, sb_str(&tmp), out, ctx_used);
+	}
+out:
+	sb_release(&tmp);
+	sb_release(&head);
+}
+
+/*
  * C declarator for DIE around INNER: pointer and qualifier text goes to
  * the left of INNER, array and function suffixes to its right.  Q0 holds
  * qualifiers applied from outside, through a typedef being resolved.
@@ -1153,57 +1259,9 @@ static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 	switch (tag) {
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
-	case DW_TAG_rvalue_reference_type: {
-		const char *star = tag == DW_TAG_pointer_type ? "*" :
-				   tag == DW_TAG_reference_type ? "&" : "&&";
-
-		sb_add(&tmp, star);
-		if (quals) {
-			sb_add(&tmp, " ");
-			add_quals(&tmp, quals);
-			tmp.len--;	/* drop the trailing space */
-			tmp.buf[tmp.len] = '\0';
-		}
-		if (*inner) {
-			if (quals || (inner[0] != '*' && inner[0] != '(' && inner[0] != '&'))
-				sb_add(&tmp, " ");
-			sb_add(&tmp, inner);
-		}
-		rc = attr_type(r, &t, &next);
-		if (rc < 0)
-			goto out;
-		if (rc == 0) {
-			join(out, "void", sb_str(&tmp));
-			goto out;
-		}
-		{
-			/* look through qualifiers for what is pointed at; on a
-			 * function type they are GCC's way to say noreturn or
-			 * const (a "volatile" function), not C, and go */
-			Dwarf_Die peeled = next;
-			unsigned hops = 0;
-
-			tag = dwarf_tag(&peeled);
-			while ((tag == DW_TAG_const_type || tag == DW_TAG_volatile_type ||
-				tag == DW_TAG_restrict_type || tag == DW_TAG_atomic_type) &&
-			       hops++ < KABI_MAX_TYPE_DEPTH &&
-			       attr_type(r, &peeled, &peeled) == 1)
-				tag = dwarf_tag(&peeled);
-			if (tag == DW_TAG_subroutine_type)
-				next = peeled;
-			else
-				tag = dwarf_tag(&next) == DW_TAG_array_type ? DW_TAG_array_type : tag;
-		}
-		if (tag == DW_TAG_array_type || tag == DW_TAG_subroutine_type) {
-			sb_reset(&head);
-			sb_add2(&head, "(", sb_str(&tmp));
-			sb_add(&head, ")");
-			type_decl(r, &next, mode, ctx, sb_str(&head), out, ctx_used);
-		} else {
-			type_decl(r, &next, mode, ctx, sb_str(&tmp), out, ctx_used);
-		}
+	case DW_TAG_rvalue_reference_type:
+		pointer_decl(r, &t, tag, quals, mode, ctx, inner, out, ctx_used);
 		goto out;
-	}
 	case DW_TAG_array_type: {
 		Dwarf_Die sub;
 
@@ -1345,6 +1403,105 @@ static const char *type_name(struct reader *r, Dwarf_Die *die,
 	return s;
 }
 
+
+/* ---- alignment ------------------------------------------------------- */
+
+/*
+ * The alignment C gives a type, from what DWARF says about it, for the
+ * diff: producers record DW_AT_alignment differently (GCC the alignment a
+ * struct ends up with, Clang the attribute's value, and a member's
+ * attribute on the member only), but the largest explicit alignment met,
+ * raised to what the members need, is one number for both.  A scalar
+ * needs the largest power of two dividing its size (a complex number
+ * half that); a struct with a member at an offset its alignment does not
+ * allow, or a size that is not a multiple of it, is packed and counts
+ * only explicit alignments.  Exact for the ABIs kabi is used on; where a
+ * psABI aligns a scalar below its size (i386 double), both sides of a
+ * diff are off the same way.
+ */
+static int64_t members_align(struct reader *r, Dwarf_Die *die, unsigned depth);
+static int member_location(struct reader *r, Dwarf_Die *die, Dwarf_Word *off);
+
+static int64_t scalar_align(struct reader *r, Dwarf_Die *die, int64_t size)
+{
+	Dwarf_Word enc = 0;
+
+	if (dwarf_tag(die) == DW_TAG_base_type &&
+	    attr_udata(r, die, DW_AT_encoding, &enc) == 1 &&
+	    enc == DW_ATE_complex_float)
+		size /= 2;
+	return size > 0 ? size & -size : 1;
+}
+
+static int64_t type_align(struct reader *r, Dwarf_Die *die, unsigned depth)
+{
+	Dwarf_Die t = *die;
+	int64_t best = 1, a = 1;
+	unsigned hops;
+	Dwarf_Word v;
+
+	for (hops = 0; hops < KABI_MAX_TYPE_DEPTH && !r->failed; hops++) {
+		int tag = dwarf_tag(&t);
+
+		if (attr_udata(r, &t, DW_AT_alignment, &v) == 1 && (int64_t)v > best)
+			best = (int64_t)v;
+		if (tag == DW_TAG_typedef || tag == DW_TAG_const_type ||
+		    tag == DW_TAG_volatile_type || tag == DW_TAG_restrict_type ||
+		    tag == DW_TAG_atomic_type || tag == DW_TAG_array_type) {
+			if (attr_type(r, &t, &t) != 1)
+				break;
+			continue;
+		}
+		if (is_aggregate(tag) && tag != DW_TAG_enumeration_type)
+			a = members_align(r, &t, depth + 1);
+		else if (tag != DW_TAG_subroutine_type)
+			a = scalar_align(r, &t, type_size(r, &t));
+		break;
+	}
+	return a > best ? a : best;
+}
+
+/* Whether member C, of alignment A, sits where A does not allow. */
+static bool misplaced(struct reader *r, Dwarf_Die *c, int64_t a)
+{
+	Dwarf_Word loc;
+
+	if (dwarf_hasattr(c, DW_AT_bit_size) || a <= 1)
+		return false;
+	return member_location(r, c, &loc) == 1 && loc % (Dwarf_Word)a != 0;
+}
+
+/* The alignment the members of struct or union DIE give it, memoised. */
+static int64_t members_align(struct reader *r, Dwarf_Die *die, unsigned depth)
+{
+	Dwarf_Off off = dwarf_dieoffset(die);
+	int64_t nat = 1, expl = 1, a;
+	bool packed = false;
+	Dwarf_Die c, mt;
+	Dwarf_Word v;
+	int rc;
+
+	if (memo_slot(r, off)->align)
+		return memo_slot(r, off)->align;
+	if (depth > KABI_MAX_TYPE_DEPTH)
+		return 1;	/* a struct inside itself: no C type */
+	for (rc = dwarf_child(die, &c); rc == 0 && !r->failed;
+	     rc = dwarf_siblingof(&c, &c)) {
+		if (dwarf_tag(&c) != DW_TAG_member)
+			continue;
+		if (attr_udata(r, &c, DW_AT_alignment, &v) == 1 && (int64_t)v > expl)
+			expl = (int64_t)v;
+		a = attr_type(r, &c, &mt) == 1 ? type_align(r, &mt, depth) : 1;
+		packed |= misplaced(r, &c, a);
+		nat = a > nat ? a : nat;
+	}
+	if (attr_size(r, die, &v) == 1 && v % (Dwarf_Word)nat != 0)
+		packed = true;
+	a = packed || expl > nat ? expl : nat;
+	memo_slot(r, off)->align = a;
+	return a;
+}
+
 /* ---- types ----------------------------------------------------------- */
 
 static int member_location(struct reader *r, Dwarf_Die *die, Dwarf_Word *off)
@@ -1413,6 +1570,7 @@ static void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
 		t.size = (int64_t)v;
 	if (attr_udata(r, die, DW_AT_alignment, &v) == 1)
 		t.align = (int64_t)v;
+	t.natural_align = members_align(r, die, 0);
 	get_decl(r, die, &t);
 
 	rc = dwarf_child(die, &c);
@@ -2303,13 +2461,16 @@ static const Dwfl_Callbacks offline_callbacks = {
 };
 
 /* Checks libelf leaves to the first use: sections inside the file, no
- * features kabi does not read.  Returns 0, or -1 after reporting. */
+ * features kabi does not read.  Returns 0, 1 when the file has no
+ * .debug_info (a stripped file: look for a separate one), or -1 after
+ * reporting. */
 static int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
 {
 	GElf_Ehdr eh;
 	size_t shstrndx, shnum;
 	Elf_Scn *scn = NULL;
 	bool has_info = false;
+	const char *alt = NULL;
 
 	if (elf_kind(elf) != ELF_K_ELF) {
 		rd_fail(r, "not an ELF file");
@@ -2403,16 +2564,17 @@ static int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
 			}
 		} else if (strcmp(name, ".gnu_debugaltlink") == 0 ||
 			 strcmp(name, ".debug_sup") == 0) {
-			rd_fail(r, "types in a supplementary file (%s, dwz) are not supported",
-				name);
-			return -1;
+			alt = name;	/* matters only beside .debug_info */
 		} else if (strcmp(name, ".debug_info.dwo") == 0) {
 			rd_fail(r, "split DWARF (.debug_info.dwo) is not supported");
 			return -1;
 		}
 	}
-	if (!has_info) {
-		rd_fail(r, "no DWARF (.debug_info missing)");
+	if (!has_info)
+		return 1;
+	if (alt) {
+		rd_fail(r, "types in a supplementary file (%s, dwz) are not supported",
+			alt);
 		return -1;
 	}
 	return 0;
@@ -2436,11 +2598,13 @@ static void handle_close(struct handle *h)
 		close(h->fd);
 }
 
-/* Open and check PATH; 0, or -1 after rd_fail (H is closed then). */
+/* Open and check PATH; 0, 1 when PATH has no .debug_info (H is open,
+ * with its Elf only), or -1 after rd_fail (H is closed then). */
 static int handle_open(struct reader *r, const char *path, struct handle *h)
 {
 	struct stat st;
 	bool is_rel = false;
+	int rc;
 
 	memset(h, 0, sizeof(*h));
 	h->fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -2464,8 +2628,10 @@ static int handle_open(struct reader *r, const char *path, struct handle *h)
 		rd_fail(r, "empty file");
 	else if (!(h->elf = elf_begin(h->fd, ELF_C_READ_MMAP, NULL)))
 		rd_fail(r, "elf_begin: %s", elf_errmsg(-1));
-	if (r->failed || check_elf(r, h->elf, st.st_size, &is_rel) != 0)
+	if (r->failed || (rc = check_elf(r, h->elf, st.st_size, &is_rel)) < 0)
 		goto fail;
+	if (rc == 1)
+		return 1;
 
 	if (is_rel && r->debug_relocs) {
 		/* libdw leaves ET_REL relocations unapplied; libdwfl does. */
@@ -2504,6 +2670,141 @@ fail:
 	return -1;
 }
 
+/* ---- separate debug files ------------------------------------------ */
+
+#define DEBUG_DIR_DEFAULT "/usr/lib/debug"
+
+/* What a stripped file says about its debug file, and where it is. */
+struct debug_link {
+	const unsigned char *id;	/* build-id, NULL if none */
+	size_t nid;
+	const char *name;		/* .gnu_debuglink, NULL if none */
+	const char *root;		/* --debug-dir or the default */
+	struct stat self;		/* the stripped file, never its own match */
+};
+
+/* Whether PATH is a regular file other than the stripped one and, when
+ * that has a build-id, an ELF file with the same build-id. */
+static bool debug_candidate(const struct debug_link *l, const char *path)
+{
+	const void *id;
+	struct stat st;
+	bool ok = false;
+	Elf *elf;
+	int fd;
+
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (st.st_dev == l->self.st_dev && st.st_ino == l->self.st_ino))
+		return false;
+	if (!l->id)
+		return true;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && dwelf_elf_gnu_build_id(elf, &id) == (ssize_t)l->nid)
+		ok = memcmp(id, l->id, l->nid) == 0;
+	elf_end(elf);
+	close(fd);
+	return ok;
+}
+
+/* Append ROOT/.build-id/xx/yyyy.debug for the build-id of L to B. */
+static void build_id_path(const struct debug_link *l, struct sb *b)
+{
+	size_t i;
+
+	sb_add2(b, l->root, "/.build-id/");
+	for (i = 0; i < l->nid; i++)
+		sb_addf(b, i == 1 ? "/%02x" : "%02x", l->id[i]);
+	sb_add(b, ".debug");
+}
+
+/* The .gnu_debuglink candidates, as GDB looks: beside PATH, in .debug/
+ * beside it, and below ROOT at PATH's absolute directory.  Returns the
+ * first that fits, for the caller to free, or NULL. */
+static char *debuglink_find(const struct debug_link *l, const char *path)
+{
+	char *real = realpath(path, NULL), *slash, *found = NULL;
+	const char *fmt[] = { "%s%s/%s", "%s%s/.debug/%s", "%s%s/%s" };
+	struct sb b;
+	size_t i;
+
+	if (!real)
+		return NULL;
+	slash = strrchr(real, '/');
+	*slash = '\0';
+	sb_init(&b);
+	for (i = 0; i < 3 && !found; i++) {
+		sb_reset(&b);
+		sb_addf(&b, fmt[i], i == 2 ? l->root : "", real, l->name);
+		if (debug_candidate(l, sb_str(&b)))
+			found = sb_take(&b);
+	}
+	sb_release(&b);
+	free(real);
+	return found;
+}
+
+/* The one line for a file without DWARF: where the debug file was
+ * looked for, if the file names one.  B is scratch. */
+static void debug_file_fail(struct reader *r, const struct debug_link *l,
+			    struct sb *b)
+{
+	if (!l->id && !l->name) {
+		rd_fail(r, "no DWARF (.debug_info missing)");
+		return;
+	}
+	sb_reset(b);
+	if (l->id) {
+		sb_add(b, "'");
+		build_id_path(l, b);
+		sb_add(b, l->name ? "' or " : "'");
+	}
+	if (l->name) {
+		sb_add2(b, "by .gnu_debuglink '", l->name);
+		sb_add(b, "'");
+	}
+	rd_fail(r, "no DWARF (.debug_info missing); no debug file at %s (install its debug symbols, or see --debug-dir)",
+		sb_str(b));
+}
+
+/*
+ * The separate debug file of stripped PATH (ELF), for the caller to free;
+ * NULL after rd_fail saying where it looked.  The build-id path comes
+ * first, as in GDB; a .gnu_debuglink match must carry the same build-id
+ * when PATH has one (the CRC is not checked).
+ */
+static char *debug_file(struct reader *r, Elf *elf, int fd)
+{
+	struct debug_link l = { .root = r->opts->debug_dir ? r->opts->debug_dir :
+				DEBUG_DIR_DEFAULT };
+	GElf_Word crc;
+	const void *id;
+	ssize_t n = dwelf_elf_gnu_build_id(elf, &id);
+	char *found = NULL;
+	struct sb b;
+
+	sb_init(&b);
+	if (n > 1) {
+		l.id = id;
+		l.nid = (size_t)n;
+	}
+	l.name = dwelf_elf_gnu_debuglink(elf, &crc);
+	(void)fstat(fd, &l.self);
+	if (l.id) {
+		build_id_path(&l, &b);
+		if (debug_candidate(&l, sb_str(&b)))
+			found = sb_take(&b);
+	}
+	if (!found && l.name)
+		found = debuglink_find(&l, r->path);
+	if (!found)
+		debug_file_fail(r, &l, &b);
+	sb_release(&b);
+	return found;
+}
+
 static void reader_release(struct reader *r)
 {
 	free(r->file_names);
@@ -2513,6 +2814,81 @@ static void reader_release(struct reader *r)
 	free(r->seen);
 	free(r->done);
 	free(r->anon_enums);
+}
+
+/* Open r->path, or the separate debug file of a stripped one, which then
+ * becomes r->path (*DBG, for the caller to free).  0, or -1 after
+ * rd_fail. */
+static int open_with_debug(struct reader *r, struct handle *h, char **dbg)
+{
+	int rc = handle_open(r, r->path, h);
+
+	if (rc <= 0)
+		return rc;
+	*dbg = debug_file(r, h->elf, h->fd);
+	handle_close(h);
+	if (!*dbg)
+		return -1;
+	r->path = *dbg;
+	rc = handle_open(r, r->path, h);
+	if (rc > 0) {
+		handle_close(h);
+		rd_fail(r, "no DWARF (.debug_info missing)");
+		return -1;
+	}
+	return rc;
+}
+
+static int dir_cmp(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	size_t nx = strlen(x), ny = strlen(y);
+
+	return nx != ny ? (nx < ny ? -1 : 1) : strcmp(x, y);
+}
+
+/* The distinct normalised DW_AT_comp_dir values of DW's units, shortest
+ * first, into *DIRS (free with unit_dirs_free); their number. */
+static size_t unit_dirs_collect(Dwarf *dw, char ***dirs)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie;
+	size_t n = 0, cap = 0, i, k = 0;
+	struct sb b;
+
+	*dirs = NULL;
+	sb_init(&b);
+	while (dwarf_get_units(dw, cu, &cu, NULL, NULL, &cudie, NULL) == 0) {
+		Dwarf_Attribute a;
+		const char *d = dwarf_attr(&cudie, DW_AT_comp_dir, &a) ?
+				dwarf_formstring(&a) : NULL;
+
+		if (!d)
+			continue;
+		path_normalise(&b, d);
+		if (n == cap) {
+			cap = cap ? 2 * cap : 8;
+			*dirs = xrealloc(*dirs, cap * sizeof(**dirs));
+		}
+		(*dirs)[n++] = xstrdup(sb_str(&b));
+	}
+	sb_release(&b);
+	if (n)
+		qsort(*dirs, n, sizeof(**dirs), dir_cmp);
+	for (i = 0; i < n; i++) {
+		if (k && strcmp((*dirs)[k - 1], (*dirs)[i]) == 0)
+			free((*dirs)[i]);
+		else
+			(*dirs)[k++] = (*dirs)[i];
+	}
+	return k;
+}
+
+static void unit_dirs_free(char **dirs, size_t n)
+{
+	while (n)
+		free(dirs[--n]);
+	free(dirs);
 }
 
 /* A helper thread: the units of one slot, into a model of its own. */
@@ -2529,7 +2905,11 @@ static void *slot_main(void *arg)
 	struct slot *s = arg;
 	struct handle h;
 
-	if (handle_open(&s->r, s->r.path, &h) != 0)
+	int rc = handle_open(&s->r, s->r.path, &h);
+
+	if (rc > 0)
+		handle_close(&h);	/* read_file checked it has DWARF */
+	if (rc != 0)
 		return NULL;
 	read_dwarf(&s->r, h.dw, s->stride, s->index);
 	reader_release(&s->r);
@@ -2558,11 +2938,17 @@ int read_file(struct model *m, const char *path, const struct read_opts *o,
 	size_t nslots = 1, i;
 	struct reader *first;
 	struct handle h;
+	char *dbg = NULL, **dirs = NULL;
+	size_t ndirs = 0;
 
-	if (handle_open(&r, path, &h) != 0)
+	if (open_with_debug(&r, &h, &dbg) != 0)
 		return -1;
+	path = r.path;
 	if (check_units(&r, h.dw) != 0)
 		goto out;
+	ndirs = unit_dirs_collect(h.dw, &dirs);
+	r.unit_dirs = (const char *const *)dirs;
+	r.nunit_dirs = ndirs;
 	/* Large inputs are split by unit across threads, each with its own
 	 * handles, since libdw handles are not shared between threads. */
 	if (o->threads > 1) {
@@ -2576,7 +2962,9 @@ int read_file(struct model *m, const char *path, const struct read_opts *o,
 			struct slot *s = &slots[i];
 
 			s->r = (struct reader){ .path = path, .opts = o,
-						.model = model_new(), .err = &s->err };
+						.model = model_new(), .err = &s->err,
+						.unit_dirs = r.unit_dirs,
+						.nunit_dirs = ndirs };
 			s->stride = nslots;
 			s->index = i;
 			s->started = pthread_create(&s->tid, NULL, slot_main, s) == 0;
@@ -2612,5 +3000,7 @@ int read_file(struct model *m, const char *path, const struct read_opts *o,
 	free(slots);
 out:
 	handle_close(&h);
+	unit_dirs_free(dirs, ndirs);
+	free(dbg);
 	return r.failed ? -1 : 0;
 }
