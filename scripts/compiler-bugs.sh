@@ -328,8 +328,14 @@ measure() {
 		# shellcheck disable=SC2086 # "layout KIND NAME FIELD", one word each
 		set -- $what
 		m_kind=layout
-		m_arg=$("$kabi" dump --json --kind "$2" --type "$3" "$out" 2>>"$out.stderr" |
-			jq -r --arg f "$4" '.types[0][$f] // "missing"') || m_arg=error
+		# Every type of the kind, then the one named: kabi refuses a
+		# --type that selects nothing, and "missing" is an answer here.
+		if m_arg=$("$kabi" dump --json --kind "$2" "$out" 2>>"$out.stderr"); then
+			m_arg=$(printf '%s\n' "$m_arg" | jq -r --arg t "$3" --arg f "$4" \
+				'[.types[] | select(.name == $t)][0][$f] // "missing"') || m_arg=error
+		else
+			m_arg=error
+		fi
 		;;
 	*)
 		if [ -s "$out.stderr" ]; then

@@ -68,16 +68,17 @@ OUT
 @test "compiler-bugs: every kind of outcome, as recorded" {
 	run -0 --separate-stderr fixture outcomes
 	assert_output - <<OUT
-case        target  $GCC
-accept      x86_64  accept
-continued   x86_64  accept
-crash       x86_64  crash 11
-layout      x86_64  layout 16
-ranges      x86_64  accept
-reject      x86_64  reject
-warn        x86_64  warn
-wrong-code  x86_64  wrong-code 3
-compiler-bugs: 8 results from 8 cases and 1 compiler: 8 expected, 0 CHANGED, 0 malformed
+case            target  $GCC
+accept          x86_64  accept
+continued       x86_64  accept
+crash           x86_64  crash 11
+layout          x86_64  layout 16
+layout-missing  x86_64  layout missing
+ranges          x86_64  accept
+reject          x86_64  reject
+warn            x86_64  warn
+wrong-code      x86_64  wrong-code 3
+compiler-bugs: 9 results from 9 cases and 1 compiler: 9 expected, 0 CHANGED, 0 malformed
 OUT
 	# (bats reads stderr with read -d '', which drops the first line's indent)
 	assert_equal "${stderr_lines[0]}" "CASES   x86_64 $GCC"
@@ -95,6 +96,7 @@ accept accept expected accept $FIX/outcomes/accept.c:8
 continued accept expected accept $FIX/outcomes/continued.c:11
 crash crash 11 expected crash 11 $FIX/outcomes/crash.c:9
 layout layout 16 expected layout 16 $FIX/outcomes/layout.c:9
+layout-missing layout missing expected layout missing $FIX/outcomes/layout-missing.c:9
 ranges accept expected accept $FIX/outcomes/ranges.c:13
 reject reject expected reject /fixture error/ $FIX/outcomes/reject.c:8
 warn warn expected warn /fixture warning/ $FIX/outcomes/warn.c:8
