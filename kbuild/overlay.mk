@@ -29,6 +29,12 @@ __kparity_overlay := 1
 
 __kp-top   := $(patsubst %/kbuild/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 __kp-probe := $(__kp-top)/kbuild/probe.sh
+
+# __kp-source
+# Usage: $(shell set -- ARGS...; $(__kp-source))
+# Runs probe.sh with ARGS in the shell $(shell) starts, which saves a
+# process; TOPDIR tells it where the checkout is.
+__kp-source = TOPDIR=$(call __kp-sq,$(__kp-top)); . $(call __kp-sq,$(__kp-probe))
 __kp-comma := ,
 
 # __kp-sq
@@ -65,10 +71,11 @@ __kp-layout = $(if $(wildcard $(__kp-srctree)/scripts/Makefile.compiler),compile
 
 # __kp-check
 # Usage: $(__kp-check)
-# Expands to nothing; stops make on a tree of unknown layout. Checked once
-# per make, at the first probe.
+# Expands to nothing; stops make on a tree of unknown layout or when the
+# cache format cannot be read. Checked once per make, at the first probe.
 __kp-check = $(if $(__kp-checked),,$(eval __kp-checked := $(__kp-layout))$(if $(__kp-checked),,\
-	$(error kparity: unknown Kbuild layout in '$(__kp-srctree)': neither scripts/Makefile.compiler nor cc-option in scripts/Kbuild.include)))
+	$(error kparity: unknown Kbuild layout in '$(__kp-srctree)': neither scripts/Makefile.compiler nor cc-option in scripts/Kbuild.include))$(if \
+	$(and $(__kp-magic),$(__kp-tag),$(__kp-codes)),,$(error kparity: cannot read the cache format '$(__kp-format-file)')))
 
 # ---- the probe ---------------------------------------------------------
 
@@ -111,7 +118,7 @@ __kp-cache-on = $(if $(filter 1,$(call __kp-setting,CACHE,1)),$(if $(call __kp-i
 # kernel's own try-run commands. The script is sourced by the shell
 # $(shell) starts, which saves a process.
 __kp-shell = $(shell set -- $(__kp-opts) -f $(call __kp-sq,$(5)) $(6) \
-	$(1) $(call __kp-sq,$(2)) $(3) -- $(4); . $(call __kp-sq,$(__kp-probe)))
+	$(1) $(call __kp-sq,$(2)) $(3) -- $(4); $(__kp-source))
 
 # ---- tool identities ----------------------------------------------------
 # A cached answer is only as good as the identity of the tool that gave it:
@@ -156,7 +163,7 @@ __kp-learn = $(eval __kp-todo := $$(foreach e,$$(sort $$(call __kp-enc,$$(1)) $$
 	KPARITY_IDS += $$(filter $$(addsuffix ^=%,$$(__kp-todo)) unread^=%,$$(__kp-ident))))
 
 __kp-ident = $(shell set -- $(__kp-opts) -i $(foreach e,$(__kp-todo),$(call __kp-sq,$(e)) \
-	$(call __kp-sq,$(call __kp-dec,$(e)))); . $(call __kp-sq,$(__kp-probe)))
+	$(call __kp-sq,$(call __kp-dec,$(e)))); $(__kp-source))
 
 # __kp-id
 # Usage: $(call __kp-id,tool)
@@ -172,10 +179,20 @@ __kp-id = $(or $(call __kp-id-of,$(call __kp-enc,$(1))),$(call __kp-learn,$(1))$
 # whole key matches and its answer field is one of the known answers;
 # nothing in the file is ever expanded or evaluated.
 
-__kp-magic   := kparity-probe-cache-2
-__kp-reasons := ok unknown-option unknown-warning ignored-optimization unused-argument \
-	option-ignored unsupported-target invalid-value failed rejected driver-only
-__kp-codes   := $(foreach a,y n,$(foreach r,$(__kp-reasons),$(foreach s,y n -,$(a):$(r):$(s))))
+# __kp-format-of
+# Usage: $(call __kp-format-of,name)
+# The words of name's value in kbuild/cache-format, the one definition of
+# the format (probe.sh sources the same file): NAME=VALUE lines, lists
+# comma-separated.
+__kp-format-file := $(__kp-top)/kbuild/cache-format
+__kp-format      := $(file <$(__kp-format-file))
+__kp-format-of    = $(subst $(__kp-comma), ,$(patsubst $(1)=%,%,$(filter $(1)=%,$(__kp-format))))
+
+__kp-magic   := $(call __kp-format-of,kp_cache_magic)
+__kp-tag     := $(call __kp-format-of,kp_cache_tag)
+__kp-reasons := $(call __kp-format-of,kp_cache_reasons)
+__kp-codes   := $(foreach a,$(call __kp-format-of,kp_cache_answers),$(foreach r,$(__kp-reasons),$(foreach \
+	s,$(call __kp-format-of,kp_cache_stock),$(a):$(r):$(s))))
 
 # __kp-esc
 # Usage: $(call __kp-esc,text)
@@ -185,7 +202,7 @@ __kp-esc = $(subst $(__kp-nl),\n,$(subst $(__kp-tab),\t,$(subst \,\\,$(1))))
 # __kp-key
 # Usage: $(call __kp-key,macro,tool-hash,ld-hash,base-flags,option)
 # The record key: everything that can change the answer.
-__kp-key = r$(__kp-tab)$(__kp-strict)$(__kp-tab)$(1)$(__kp-tab)$(2)$(__kp-tab)$(3)$(__kp-tab)$(call \
+__kp-key = $(__kp-tag)$(__kp-tab)$(__kp-strict)$(__kp-tab)$(1)$(__kp-tab)$(2)$(__kp-tab)$(3)$(__kp-tab)$(call \
 	__kp-esc,$(4))$(__kp-tab)$(call __kp-esc,$(5))$(__kp-tab)
 
 # __kp-bucket
