@@ -277,3 +277,16 @@ ask_copy() {
 	assert_output y
 	assert_equal "$stderr" "kparity-probe: ignoring corrupt cache entry '$b'"
 }
+
+@test "overlay: with V=1 one line says it is on, with the tools and the cache" {
+	local id='\(([0-9a-f]{32})\)'
+	run -0 --separate-stderr ask_cc gcc V=1
+	assert_equal "${#lines[@]}" 4
+	assert_line -n 0 --regexp "^kparity: overlay $TOP/kbuild/overlay\.mk: CC gcc = gcc-12\.2\.0 $id, LD ld = gnu-ld-2\.40 $id, cache $OUT/\.kparity/probes\$"
+	assert_equal "${lines[*]:1}" "y n n"
+	assert_equal "$stderr" ""
+	run -0 ask_cc gcc V=1 KPARITY_CACHE=0
+	assert_line -n 0 --regexp "^kparity: overlay .*, cache off\$"
+	run -0 ask_cc gcc
+	assert_output "$(printf '%s\n' y n n)"
+}
