@@ -3,10 +3,13 @@
 # kparity Kbuild overlay: Clang-aware, cached and audited replacements for
 # the kernel's probe macros (try-run, cc-option and friends).
 #
-# Enable it on an unpatched tree by naming this file in MAKEFILES:
+# Enable it on an unpatched tree by naming this file in MAKEFILES, by its
+# absolute path (make skips a missing entry without a word, and resolves a
+# relative one after -C); kbuild/overlay-path.sh prints the argument:
 #
-#   make -C $KSRC O=out LLVM=1 MAKEFILES=$KPARITY/kbuild/overlay.mk
+#   make -C ~/linux O=out LLVM=1 "$(~/kparity/kbuild/overlay-path.sh)"
 #
+# With V=1 the first make that probes prints one line saying it is on.
 # Make reads MAKEFILES before the kernel's own makefiles in every make it
 # runs, sub-makes included. The macros below are defined with 'override', so
 # the kernel's later ordinary definitions (scripts/Makefile.compiler in 5.13
@@ -27,8 +30,15 @@
 ifndef __kparity_overlay
 __kparity_overlay := 1
 
-__kp-top   := $(patsubst %/kbuild/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+__kp-self  := $(abspath $(lastword $(MAKEFILE_LIST)))
+__kp-top   := $(patsubst %/kbuild/,%,$(dir $(__kp-self)))
 __kp-probe := $(__kp-top)/kbuild/probe.sh
+
+# __kp-source
+# Usage: $(shell set -- ARGS...; $(__kp-source))
+# Runs probe.sh with ARGS in the shell $(shell) starts, which saves a
+# process; TOPDIR tells it where the checkout is.
+__kp-source = TOPDIR=$(call __kp-sq,$(__kp-top)); . $(call __kp-sq,$(__kp-probe))
 __kp-comma := ,
 
 # __kp-sq
@@ -47,9 +57,15 @@ __kp-setting = $(strip \
 		$(if $(filter y,$(CONFIG_KPARITY_PROBE_$(1))),1,0),\
 	$(2))))
 
-# The source tree and where .kparity/ lives: the build directory (O=), the
-# external module's directory for M= builds, never the source tree.
+# __kp-srctree
+# Usage: $(__kp-srctree)
+# The kernel source tree.
 __kp-srctree = $(or $(abs_srctree),$(srctree))
+
+# __kp-out
+# Usage: $(__kp-out)
+# Where .kparity/ lives: the build directory (O=), the external module's
+# directory for M= builds, never the source tree.
 __kp-out     = $(or $(KPARITY_OUT),$(if $(KBUILD_EXTMOD),$(firstword $(KBUILD_EXTMOD)),$(or $(abs_objtree),$(CURDIR))))/.kparity
 
 # ---- layout ------------------------------------------------------------
@@ -65,10 +81,12 @@ __kp-layout = $(if $(wildcard $(__kp-srctree)/scripts/Makefile.compiler),compile
 
 # __kp-check
 # Usage: $(__kp-check)
-# Expands to nothing; stops make on a tree of unknown layout. Checked once
-# per make, at the first probe.
+# Expands to nothing; stops make on a tree of unknown layout or when the
+# cache format cannot be read. Checked once per make, at the first probe,
+# which also announces the overlay with V=1.
 __kp-check = $(if $(__kp-checked),,$(eval __kp-checked := $(__kp-layout))$(if $(__kp-checked),,\
-	$(error kparity: unknown Kbuild layout in '$(__kp-srctree)': neither scripts/Makefile.compiler nor cc-option in scripts/Kbuild.include)))
+	$(error kparity: unknown Kbuild layout in '$(__kp-srctree)': neither scripts/Makefile.compiler nor cc-option in scripts/Kbuild.include))$(if \
+	$(and $(__kp-magic),$(__kp-tag),$(__kp-codes)),,$(error kparity: cannot read the cache format '$(__kp-format-file)'))$(__kp-announce))
 
 # ---- the probe ---------------------------------------------------------
 
@@ -90,7 +108,14 @@ __kp-opts = $(if $(__kp-cache-on),-d $(call __kp-sq,$(__kp-out)/probes)) \
 	$(if $(findstring 1,$(KBUILD_VERBOSE)),-v) \
 	$(if $(__kp-srctree),-s $(call __kp-sq,$(__kp-srctree)))
 
+# __kp-strict
+# Usage: $(__kp-strict)
+# 1 for strict answers for LLVM tools, else 0.
 __kp-strict   = $(call __kp-setting,STRICT,1)
+
+# __kp-audit-on
+# Usage: $(__kp-audit-on)
+# Non-empty when every probe goes into the audit log.
 __kp-audit-on = $(filter 1,$(call __kp-setting,AUDIT,0))
 
 # __kp-in-srctree
@@ -106,12 +131,18 @@ __kp-in-srctree = $(if $(__kp-srctree),$(filter $(abspath $(__kp-srctree))/%,$(a
 __kp-cache-on = $(if $(filter 1,$(call __kp-setting,CACHE,1)),$(if $(call __kp-in-srctree,$(__kp-out)),,1))
 
 # __kp-shell
-# Usage: $(call __kp-shell,macro,tool,base-flags,option,shown-flag[,probe-options])
-# y or n from probe.sh. Flags reach the shell unquoted, exactly as in the
-# kernel's own try-run commands. The script is sourced by the shell
-# $(shell) starts, which saves a process.
-__kp-shell = $(shell set -- $(__kp-opts) -f $(call __kp-sq,$(5)) $(6) \
-	$(1) $(call __kp-sq,$(2)) $(3) -- $(4); . $(call __kp-sq,$(__kp-probe)))
+# Usage: $(call __kp-shell,probe-options,macro,tool,base-flags,option)
+# y or n from probe.sh, given probe-options (__kp-ask-opts, and for an
+# answer to be cached __kp-store-opts) after the settings' options. Flags
+# reach the shell unquoted, exactly as in the kernel's own try-run commands.
+__kp-shell = $(shell set -- $(__kp-opts) $(1) \
+	$(2) $(call __kp-sq,$(3)) $(4) -- $(5); $(__kp-source))
+
+# __kp-ask-opts
+# Usage: $(call __kp-ask-opts,macro,shown-flag)
+# The probe.sh options of every probe: the option as the audit log shows
+# it, and for try-run the linker.
+__kp-ask-opts = -f $(call __kp-sq,$(2))$(if $(filter try-run,$(1)), -l $(call __kp-sq,$(LD)))
 
 # ---- tool identities ----------------------------------------------------
 # A cached answer is only as good as the identity of the tool that gave it:
@@ -131,6 +162,7 @@ __kp-enc = $(subst $(__kp-space),^s,$(subst %,^p,$(subst ^,^c,$(1))))
 
 # __kp-dec
 # Usage: $(call __kp-dec,word)
+# The text __kp-enc made word of.
 __kp-dec = $(subst ^c,^,$(subst ^p,%,$(subst ^s, ,$(1))))
 
 __kp-ids-head := kparity-ids-1 path^=$(call __kp-enc,$(PATH))
@@ -151,19 +183,72 @@ export KPARITY_IDS
 # not known yet, to KPARITY_IDS with one probe.sh run. The same run names
 # the cache files make cannot read (unread^=BUCKET, or unread^=* for all):
 # $(file <) would stop make on them, so their probes go to probe.sh.
-__kp-learn = $(eval __kp-todo := $$(foreach e,$$(sort $$(call __kp-enc,$$(1)) $$(call __kp-enc,$$(CC)) \
-	$$(call __kp-enc,$$(LD))),$$(if $$(filter $$(e)^=%,$$(KPARITY_IDS)),,$$(e))))$(if $(__kp-todo),$(eval \
-	KPARITY_IDS += $$(filter $$(addsuffix ^=%,$$(__kp-todo)) unread^=%,$$(__kp-ident))))
+__kp-learn = $(call __kp-learn-these,$(call __kp-unknown,$(1)))
 
-__kp-ident = $(shell set -- $(__kp-opts) -i $(foreach e,$(__kp-todo),$(call __kp-sq,$(e)) \
-	$(call __kp-sq,$(call __kp-dec,$(e)))); . $(call __kp-sq,$(__kp-probe)))
+# __kp-unknown
+# Usage: $(call __kp-unknown,tool)
+# The encoded commands among tool, $(CC) and $(LD) with no identity yet.
+__kp-unknown = $(foreach e,$(sort $(call __kp-enc,$(1)) $(call __kp-enc,$(CC)) $(call __kp-enc,$(LD))),$(if \
+	$(filter $(e)^=%,$(KPARITY_IDS)),,$(e)))
+
+# __kp-learn-these
+# Usage: $(call __kp-learn-these,encoded-tools)
+# Expands to nothing; adds what probe.sh says of encoded-tools to KPARITY_IDS.
+__kp-learn-these = $(if $(1),$(call __kp-add-ids,$(filter $(addsuffix ^=%,$(1)) unread^=%,$(call \
+	__kp-ident,$(1)))))
+
+# __kp-add-ids
+# Usage: $(call __kp-add-ids,words)
+# Expands to nothing; appends words to KPARITY_IDS. The words are the
+# value of $(1) when eval expands it, never make text of their own.
+__kp-add-ids = $(eval KPARITY_IDS += $$(1))
+
+# __kp-ident
+# Usage: $(call __kp-ident,encoded-tools)
+# probe.sh's identity lines for encoded-tools, as words: NAME^=HASH,VERSION
+# (or NAME^=-) for each, then the unread^= words.
+__kp-ident = $(shell set -- $(__kp-opts) -i $(foreach e,$(1),$(call __kp-sq,$(e)) \
+	$(call __kp-sq,$(call __kp-dec,$(e)))); $(__kp-source))
+
+# __kp-id-of
+# Usage: $(call __kp-id-of,encoded-tool)
+# HASH,NAME for the tool when KPARITY_IDS has it, else empty.
+__kp-id-of = $(firstword $(patsubst $(1)^=%,%,$(filter $(1)^=%,$(KPARITY_IDS))))
 
 # __kp-id
 # Usage: $(call __kp-id,tool)
 # HASH,NAME for the tool command, or - when there is no such tool.
-__kp-id-of = $(firstword $(patsubst $(1)^=%,%,$(filter $(1)^=%,$(KPARITY_IDS))))
 __kp-id = $(or $(call __kp-id-of,$(call __kp-enc,$(1))),$(call __kp-learn,$(1))$(call \
 	__kp-id-of,$(call __kp-enc,$(1))),-)
+
+# __kp-ids
+# Usage: $(call __kp-ids,macro,tool)
+# The words TOOL-HASH TOOL-NAME LD-HASH that an answer to macro, asked of
+# tool, is cached under; LD-HASH is - but for try-run, TOOL-HASH - when
+# there is no such tool (its answers are not cached).
+__kp-ids = $(subst $(__kp-comma), ,$(call __kp-id,$(2))) $(firstword $(subst $(__kp-comma), ,$(if \
+	$(filter try-run,$(1)),$(call __kp-id,$(LD)),-)))
+
+# ---- saying so ----------------------------------------------------------
+# With V=1 the first make of a build that probes says, in one line, that the
+# overlay is on, which compiler and linker answer, and where the cache is.
+
+# __kp-announce
+# Usage: $(__kp-announce)
+# Expands to nothing; with V=1, and unless a parent make knew $(CC)
+# already, prints that line (learning the identities to do so).
+__kp-announce = $(if $(findstring 1,$(V)),$(if $(call __kp-id-of,$(call __kp-enc,$(CC))),,$(call \
+	__kp-learn,$(CC))$(info kparity: overlay $(__kp-self): CC $(call __kp-said,$(CC)), LD $(call \
+	__kp-said,$(LD)), cache $(if $(__kp-cache-on),$(__kp-out)/probes,off))))
+
+# __kp-said
+# Usage: $(call __kp-said,tool)
+# "TOOL = NAME (HASH)", or "TOOL not found", for a known tool command.
+__kp-said = $(call __kp-said-id,$(1),$(subst $(__kp-comma), ,$(call __kp-id-of,$(call __kp-enc,$(1)))))
+
+# __kp-said-id
+# Usage: $(call __kp-said-id,tool,hash name)
+__kp-said-id = $(strip $(1)) $(if $(filter-out -,$(2)),= $(word 2,$(2)) ($(word 1,$(2))),not found)
 
 # ---- the cache, read by make --------------------------------------------
 # Answers live in bucket files, .kparity/probes/HASH-MACRO[-NAME], one
@@ -172,10 +257,21 @@ __kp-id = $(or $(call __kp-id-of,$(call __kp-enc,$(1))),$(call __kp-learn,$(1))$
 # whole key matches and its answer field is one of the known answers;
 # nothing in the file is ever expanded or evaluated.
 
-__kp-magic   := kparity-probe-cache-2
-__kp-reasons := ok unknown-option unknown-warning ignored-optimization unused-argument \
-	option-ignored unsupported-target invalid-value failed rejected driver-only
-__kp-codes   := $(foreach a,y n,$(foreach r,$(__kp-reasons),$(foreach s,y n -,$(a):$(r):$(s))))
+# kbuild/cache-format is the one definition of the format (probe.sh
+# sources the same file): NAME=VALUE lines, lists comma-separated.
+__kp-format-file := $(__kp-top)/kbuild/cache-format
+__kp-format      := $(file <$(__kp-format-file))
+
+# __kp-format-of
+# Usage: $(call __kp-format-of,name)
+# The words of name's value in kbuild/cache-format.
+__kp-format-of    = $(subst $(__kp-comma), ,$(patsubst $(1)=%,%,$(filter $(1)=%,$(__kp-format))))
+
+__kp-magic   := $(call __kp-format-of,kp_cache_magic)
+__kp-tag     := $(call __kp-format-of,kp_cache_tag)
+__kp-reasons := $(call __kp-format-of,kp_cache_reasons)
+__kp-codes   := $(foreach a,$(call __kp-format-of,kp_cache_answers),$(foreach r,$(__kp-reasons),$(foreach \
+	s,$(call __kp-format-of,kp_cache_stock),$(a):$(r):$(s))))
 
 # __kp-esc
 # Usage: $(call __kp-esc,text)
@@ -185,7 +281,7 @@ __kp-esc = $(subst $(__kp-nl),\n,$(subst $(__kp-tab),\t,$(subst \,\\,$(1))))
 # __kp-key
 # Usage: $(call __kp-key,macro,tool-hash,ld-hash,base-flags,option)
 # The record key: everything that can change the answer.
-__kp-key = r$(__kp-tab)$(__kp-strict)$(__kp-tab)$(1)$(__kp-tab)$(2)$(__kp-tab)$(3)$(__kp-tab)$(call \
+__kp-key = $(__kp-tag)$(__kp-tab)$(__kp-strict)$(__kp-tab)$(1)$(__kp-tab)$(2)$(__kp-tab)$(3)$(__kp-tab)$(call \
 	__kp-esc,$(4))$(__kp-tab)$(call __kp-esc,$(5))$(__kp-tab)
 
 # __kp-bucket
@@ -199,45 +295,78 @@ __kp-bucket = $(2)-$(1)$(if $(filter 1,$(words $(3))),$(if $(findstring /,$(3)),
 # Usage: $(call __kp-find,file,key)
 # The answer field (y:ok:y) of key's record in file, or empty.
 __kp-find = $(call __kp-pick,$(call __kp-scan,$(file <$(1)),$(__kp-nl)$(2)))
+
+# __kp-scan
+# Usage: $(call __kp-scan,bucket-text,newline key)
+# What follows each line that starts with key, as words; nothing unless
+# the text starts with the magic.
 __kp-scan = $(if $(filter $(__kp-magic),$(firstword $(1))),$(patsubst @kp@%,%,$(filter \
 	@kp@%,$(subst $(2),$(__kp-space)@kp@,$(__kp-nl)$(1)))))
+# __kp-pick
+# Usage: $(call __kp-pick,words)
+# The one word, when it is a known answer field; else empty.
 __kp-pick = $(if $(filter 1,$(words $(1))),$(filter $(__kp-codes),$(1)))
 
 # __kp-run
-# Usage: $(call __kp-run,macro,tool,base-flags,option,shown-flag[,probe-options])
+# Usage: $(call __kp-run,macro,tool,base-flags,option,shown-flag)
 # y or n: does tool accept option on top of base-flags? shown-flag is the
 # option as the audit log shows it.
-__kp-run = $(__kp-check)$(if $(__kp-cache-on),$(call __kp-cached,$(1),$(2),$(3),$(4),$(5),$(6),$(call \
-	__kp-id,$(2)),$(if $(filter try-run,$(1)),$(call __kp-id,$(LD)),-)),$(call \
-	__kp-shell,$(1),$(2),$(3),$(4),$(5),$(6)))
+__kp-run = $(__kp-check)$(if $(__kp-cache-on),$(call __kp-cached,$(1) $(call __kp-ids,$(1),$(2)),$(2),$(3),$(4),$(5)),$(call \
+	__kp-shell,$(call __kp-ask-opts,$(1),$(5)),$(1),$(2),$(3),$(4)))
+
+# The lookup passes one word list, the probe: MACRO TOOL-HASH TOOL-NAME
+# LD-HASH (from __kp-ids) and, once read, the cached ANSWER:REASON:STOCK.
 
 # __kp-cached
-# Usage: $(call __kp-cached,macro,tool,base,option,shown,probe-options,tool-id,ld-id)
-__kp-cached = $(if $(filter -,$(7)),$(call __kp-shell,$(1),$(2),$(3),$(4),$(5),$(6)),$(call \
-	__kp-lookup,$(1),$(2),$(3),$(4),$(5),$(6),$(subst $(__kp-comma), ,$(7)),$(firstword \
-	$(subst $(__kp-comma), ,$(8)))))
-
-# __kp-lookup
-# Usage: $(call __kp-lookup,macro,tool,base,option,shown,probe-options,tool-hash tool-name,ld-hash)
-__kp-lookup = $(call __kp-answer,$(1),$(2),$(3),$(4),$(5),$(6),$(7),$(8),$(call __kp-bucket,$(1),$(firstword \
-	$(7)),$(4)),$(call __kp-key,$(1),$(firstword $(7)),$(8),$(3),$(4)))
-
-# __kp-answer
-# Usage: $(call __kp-answer,macro,tool,base,option,shown,probe-options,tool-hash tool-name,ld-hash,bucket,key)
+# Usage: $(call __kp-cached,probe,tool,base-flags,option,shown-flag)
 # From the cache when it holds the answer (and stock Kbuild's, when
-# auditing into an existing log); else from probe.sh, which stores it.
-__kp-answer = $(call __kp-use,$(if $(filter unread^=$(9) unread^=*,$(KPARITY_IDS)),,$(call \
-	__kp-find,$(__kp-out)/probes/$(9),$(10))),$(1),$(2),$(3),$(4),$(5),$(6),$(7),$(8),$(9),$(10))
+# auditing into an existing log); else from probe.sh, which stores it. A
+# tool that cannot be identified is asked, never cached.
+__kp-cached = $(if $(filter -,$(word 2,$(1))),$(call __kp-shell,$(call __kp-ask-opts,$(firstword $(1)),$(5)),$(firstword \
+	$(1)),$(2),$(3),$(4)),$(call __kp-use,$(1) $(call __kp-field,$(1),$(3),$(4)),$(2),$(3),$(4),$(5)))
+
+# __kp-field
+# Usage: $(call __kp-field,probe,base-flags,option)
+# The answer field (y:ok:y) the cache holds for the question, or empty.
+__kp-field = $(call __kp-field-in,$(call __kp-bucket-of,$(1),$(3)),$(call __kp-key-of,$(1),$(2),$(3)))
+
+# __kp-field-in
+# Usage: $(call __kp-field-in,bucket,key)
+# key's answer field in bucket, or empty; empty too for a bucket probe.sh
+# said make cannot read.
+__kp-field-in = $(if $(filter unread^=$(1) unread^=*,$(KPARITY_IDS)),,$(call __kp-find,$(__kp-out)/probes/$(1),$(2)))
+
+# __kp-bucket-of
+# Usage: $(call __kp-bucket-of,probe,option)
+__kp-bucket-of = $(call __kp-bucket,$(word 1,$(1)),$(word 2,$(1)),$(2))
+
+# __kp-key-of
+# Usage: $(call __kp-key-of,probe,base-flags,option)
+__kp-key-of = $(call __kp-key,$(word 1,$(1)),$(word 2,$(1)),$(word 4,$(1)),$(2),$(3))
 
 # __kp-use
-# Usage: $(call __kp-use,answer-field,macro,tool,base,option,shown,probe-options,tool-hash tool-name,ld-hash,bucket,key)
-__kp-use = $(if $(call __kp-usable,$(subst :, ,$(1))),$(call __kp-hit,$(subst :, ,$(1)),$(2),$(6),$(lastword \
-	$(8))),$(call __kp-shell,$(2),$(3),$(4),$(5),$(6),$(7) -t $(firstword $(8)) -T $(9) -b $(call \
-	__kp-sq,$(10)) -k $(call __kp-sq,$(11))))
+# Usage: $(call __kp-use,probe,tool,base-flags,option,shown-flag)
+# The probe's cached answer when it is usable, else probe.sh's, which
+# stores it under the probe's key.
+__kp-use = $(if $(call __kp-usable,$(subst :, ,$(word 5,$(1)))),$(call __kp-hit,$(subst :, ,$(word 5,$(1))),$(firstword \
+	$(1)),$(5),$(word 3,$(1))),$(call __kp-shell,$(call __kp-ask-opts,$(firstword $(1)),$(5)) $(call \
+	__kp-store-opts,$(1),$(3),$(4)),$(firstword $(1)),$(2),$(3),$(4)))
+
+# __kp-store-opts
+# Usage: $(call __kp-store-opts,probe,base-flags,option)
+# The probe.sh options that have it store its answer: the identities the
+# key names, the bucket and the key.
+__kp-store-opts = -t $(word 2,$(1)) -T $(word 4,$(1)) -b $(call __kp-sq,$(call __kp-bucket-of,$(1),$(3))) -k $(call \
+	__kp-sq,$(call __kp-key-of,$(1),$(2),$(3)))
+
+# __kp-audit-log
+# Usage: $(__kp-audit-log)
+__kp-audit-log = $(__kp-out)/audit.log
 
 # __kp-usable
 # Usage: $(call __kp-usable,answer reason stock)
-__kp-audit-log = $(__kp-out)/audit.log
+# Non-empty when a cached answer will do: there is one, and when auditing
+# it has stock Kbuild's answer too and the log exists.
 __kp-usable = $(if $(1),$(if $(__kp-audit-on),$(if $(filter -,$(word 3,$(1))),,$(wildcard $(__kp-audit-log))),1))
 
 # __kp-hit
@@ -248,13 +377,23 @@ __kp-hit = $(if $(__kp-audit-on),$(file >>$(__kp-audit-log),$(call __kp-audit-li
 
 # __kp-audit-line
 # Usage: $(call __kp-audit-line,macro,shown,tool-name,answer reason stock)
+# One audit record, for an answer from the cache.
 __kp-audit-line = $(1)$(__kp-tab)$(call __kp-flat,$(2))$(__kp-tab)$(3)$(__kp-tab)$(call \
 	__kp-tabs,$(wordlist 1,2,$(4)))$(__kp-tab)cached$(__kp-tab)$(word 3,$(4))
+
+# __kp-flat
+# Usage: $(call __kp-flat,text)
+# text with tabs and newlines made spaces: one field of an audit record.
 __kp-flat = $(subst $(__kp-nl), ,$(subst $(__kp-tab), ,$(1)))
+
+# __kp-tabs
+# Usage: $(call __kp-tabs,words)
+# words separated by tabs.
 __kp-tabs = $(subst $(__kp-space),$(__kp-tab),$(1))
 
 # __kp-if
 # Usage: $(call __kp-if,y-or-n,if-yes,if-no)
+# if-yes for y, else if-no.
 __kp-if = $(if $(filter y,$(1)),$(2),$(3))
 
 # ---- the kernel's macros -----------------------------------------------
@@ -263,8 +402,7 @@ __kp-if = $(if $(filter y,$(1)),$(2),$(3))
 # Usage: option = $(call try-run, $(CC)...-o "$$TMP",option-ok,otherwise)
 # The command's exit status decides, as in Kbuild; the answer is cached
 # under the command's text and the identity of $(CC) and $(LD).
-override try-run = $(call __kp-if,$(call __kp-run,try-run,$(CC),,$(call __kp-sq,$(1)),$(1),\
-	-l $(call __kp-sq,$(LD))),$(2),$(3))
+override try-run = $(call __kp-if,$(call __kp-run,try-run,$(CC),,$(call __kp-sq,$(1)),$(1)),$(2),$(3))
 
 # as-option
 # Usage: aflags-y += $(call as-option,-Wa$(comma)-isa=foo,)
@@ -324,6 +462,9 @@ __kp-plain = $(if $(filter 1,$(words $(1))),$(if $(filter-out 0 1 2 3 4 5 6 7 8 
 # y when the plain numbers a >= b: the longer number is the larger, and
 # numbers of one length compare as text.
 __kp-ge = $(call __kp-ge-len,$(1),$(2),$(words $(call __kp-digits,$(1))),$(words $(call __kp-digits,$(2))))
+
+# __kp-ge-len
+# Usage: $(call __kp-ge-len,a,b,digits-of-a,digits-of-b)
 __kp-ge-len = $(if $(filter $(3),$(4)),$(if $(filter $(2),$(firstword $(sort $(1) $(2)))),y),$(if \
 	$(word $(3),$(call __kp-digits,$(2))),,y))
 
@@ -356,24 +497,39 @@ override cc-ifversion = $(shell [ $(or $(CONFIG_GCC_VERSION),0)0 $(strip $(1)) $
 
 # __kp-kconfig-text
 # Usage: $(__kp-kconfig-text)
-__kp-kconfig-text = $(file <$(abs_srctree)/Kconfig)$(__kp-newline)$(__kp-newline)source "$(__kp-top)/kconfig/Kconfig.kparity"
+# The tree's top Kconfig with kconfig/Kconfig.kparity sourced at its end.
+__kp-kconfig-text = $(file <$(abs_srctree)/Kconfig)$(__kp-nl)$(__kp-nl)source "$(__kp-top)/kconfig/Kconfig.kparity"
 
-define __kp-newline
-
-
-endef
-
-# A tree with the series' hook (its top Kconfig sources $(kparity-kconfig))
-# reads the entries itself when KPARITY_DIR is set: a second copy would
-# define each symbol and choice twice.
+# __kp-hooked
+# Usage: $(__kp-hooked)
+# Non-empty for a tree with the series' hook (its top Kconfig sources
+# $(kparity-kconfig)) and KPARITY_DIR set: the tree then reads the entries
+# itself, and a second copy would define each symbol and choice twice.
 __kp-hooked = $(if $(KPARITY_DIR),$(findstring kparity-kconfig,$(file <$(abs_srctree)/Kconfig)))
 
-ifeq ($(origin KBUILD_KCONFIG)$(filter 0 n no,$(KPARITY_KCONFIG)),undefined)
-ifneq ($(abs_srctree),)
-ifeq ($(__kp-hooked),)
-ifneq ($(abs_objtree),$(abs_srctree))
-ifeq ($(abs_objtree),$(CURDIR))
-ifneq ($(wildcard $(abs_srctree)/Kconfig),)
+# __kp-same
+# Usage: $(call __kp-same,a,b)
+# Non-empty when the texts a and b are one and the same, and not empty.
+__kp-same = $(and $(findstring $(1),$(2)),$(findstring $(2),$(1)))
+
+# The copy is used when each of these conditions holds (non-empty):
+# KBUILD_KCONFIG and KPARITY_KCONFIG leave it to the overlay; there is a
+# source tree, without the hook; this make runs in a build directory of
+# its own (O=), which has a top Kconfig to copy.
+__kp-kc-asked    = $(if $(filter 0 n no,$(KPARITY_KCONFIG)),,$(filter undefined,$(origin KBUILD_KCONFIG)))
+__kp-kc-tree     = $(abs_srctree)
+__kp-kc-unhooked = $(if $(__kp-hooked),,y)
+__kp-kc-separate = $(if $(call __kp-same,$(abs_objtree),$(abs_srctree)),,y)
+__kp-kc-objtree  = $(call __kp-same,$(abs_objtree),$(CURDIR))
+__kp-kc-kconfig  = $(wildcard $(abs_srctree)/Kconfig)
+
+# __kp-kconfig-on
+# Usage: $(__kp-kconfig-on)
+# Non-empty when every condition holds; checked in order and no further
+# than the first that fails, so a tree's Kconfig is read only when needed.
+__kp-kconfig-on = $(and $(__kp-kc-asked),$(__kp-kc-tree),$(__kp-kc-unhooked),$(__kp-kc-separate),$(__kp-kc-objtree),$(__kp-kc-kconfig))
+
+ifneq ($(__kp-kconfig-on),)
 __kp-kconfig := $(CURDIR)/.kparity/Kconfig
 ifneq ($(file <$(__kp-kconfig)),$(__kp-kconfig-text))
 $(shell mkdir -p .kparity)
@@ -381,11 +537,6 @@ $(file >$(__kp-kconfig).tmp,$(__kp-kconfig-text))
 $(shell mv -f .kparity/Kconfig.tmp .kparity/Kconfig && chown --reference=. .kparity .kparity/Kconfig 2>/dev/null)
 endif
 KBUILD_KCONFIG := $(__kp-kconfig)
-endif
-endif
-endif
-endif
-endif
 endif
 
 endif # __kparity_overlay

@@ -16,6 +16,9 @@
 set -eu
 
 PROG=probe-audit.sh
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
 
 usage() {
 	cat <<USAGE
@@ -25,11 +28,6 @@ OTHER-BUILD (the same tree built with the other compiler), also the
 probes both builds made where the compilers' answers differ.
 BUILD is a build directory (O=) with .kparity/audit.log, or an audit log.
 USAGE
-}
-
-die() {
-	printf '%s: %s\n' "$PROG" "$*" >&2
-	exit 2
 }
 
 # audit_log ARG: the audit log ARG names
@@ -54,45 +52,7 @@ check_log() {
 # report LOG [OTHER]: print the disagreements and a summary line; the awk
 # exit status is 1 when there is something to report.
 report() {
-	awk -F'\t' -v two="$#" '
-	FNR == 1 { file++ }
-	{
-		q = $1 " " $2
-		if (!((file, q) in seen)) {
-			seen[file, q] = 1
-			if (file == 1) { order[++n] = q; questions++ }
-			else order2[++n2] = q
-		}
-		ans[file, q] = $4; why[file, q] = $5; cc[file] = $3
-		if ($7 != "-") stock[file, q] = $7
-	}
-	END {
-		bad = 0
-		for (f = 1; f <= file; f++) {
-			head = 0
-			for (i = 1; i <= (f == 1 ? n : n2); i++) {
-				q = (f == 1 ? order[i] : order2[i])
-				if (!((f, q) in stock) || stock[f, q] == ans[f, q]) continue
-				if (!head++) printf "overlay and stock Kbuild disagree (%s):\n", cc[f]
-				printf "  %s: overlay %s (%s), stock %s\n", q, ans[f, q], why[f, q], stock[f, q]
-				bad++; sdis++
-			}
-		}
-		if (two == 2) {
-			head = 0
-			for (i = 1; i <= n; i++) {
-				q = order[i]
-				if (!((2, q) in ans) || ans[1, q] == ans[2, q]) continue
-				if (!head++) printf "%s and %s disagree:\n", cc[1], cc[2]
-				printf "  %s: %s (%s), %s (%s)\n", q, ans[1, q], why[1, q], ans[2, q], why[2, q]
-				bad++; cdis++
-			}
-		}
-		printf "summary: %d questions, %d overlay/stock disagreements", questions, sdis
-		if (two == 2) printf ", %d compiler disagreements", cdis
-		printf "\n"
-		exit bad ? 1 : 0
-	}' "$@"
+	awk -F'\t' -v two="$(($# - 1))" -f "$TOPDIR/scripts/probe-audit.awk" "$@"
 }
 
 main() {

@@ -214,8 +214,9 @@ as_user() {
 		# root reads anything: ask as another user owning the cache, from
 		# copies it can reach
 		need_tool setpriv
-		mkdir -p "$T/u/src/scripts"
+		mkdir -p "$T/u/src/scripts" "$T/u/scripts"
 		cp -r "$TOP/kbuild" "$FIX/probe.mk" "$T/q" "$T/u/"
+		cp -r "$TOP/scripts/lib" "$T/u/scripts/"
 		cp "$KSRC_DIR"/scripts/Kbuild.include "$KSRC_DIR"/scripts/Makefile.compiler "$T/u/src/scripts/"
 		chown -R 65534:65534 "$T/u" "$OUT"
 		b="$T"
@@ -235,4 +236,57 @@ as_user() {
 		"${bs[@]}" "${bs[1]}" "${bs[2]}" "${bs[0]}")"
 	run -0 find "$OUT/.kparity/probes" -type f -name '*-c*' -perm -0400
 	assert_equal "${#lines[@]}" 3
+}
+
+# ask_copy CHECKOUT [MAKE-ARGS...]: ask_cc gcc with CHECKOUT's overlay
+ask_copy() {
+	local top="$1"
+
+	shift
+	(cd "$T" && env -u MAKEFLAGS -u MAKELEVEL make -s -f "$FIX/probe.mk" srctree="$KSRC_DIR" \
+		CC=gcc LD=ld QUESTIONS="$T/q" MAKEFILES="$top/kbuild/overlay.mk" \
+		KPARITY_OUT="$OUT" KPARITY_AUDIT=1 "$@")
+}
+
+@test "probe cache: make and probe.sh both take the format from kbuild/cache-format" {
+	local b
+	# a checkout whose format knows one more reason
+	mkdir -p "$T/k/scripts"
+	cp -r "$TOP/kbuild" "$T/k/"
+	cp -r "$TOP/scripts/lib" "$T/k/scripts/"
+	sed -i 's/^kp_cache_reasons=.*/&,zz-new/' "$T/k/kbuild/cache-format"
+	run -0 ask_copy "$T/k"
+	assert_output "$(printf '%s\n' y n n)"
+	b=$(grep -l -e '-finline-limit=100' "$OUT"/.kparity/probes/*-cc-option-*)
+	sed -i 's/y:ok:y$/n:zz-new:y/' "$b"
+	# make reads the record with the new reason as an answer
+	run -0 ask_copy "$T/k"
+	assert_output "$(printf '%s\n' n n n)"
+	run -0 sed -n 4p "$OUT/.kparity/audit.log"
+	assert_output "$(printf 'cc-option\t-finline-limit=100\tgcc-12.2.0\tn\tzz-new\tcached\ty')"
+	# probe.sh keeps it beside a new record in the same bucket, silently
+	printf '%s\n' 'cc-option|-finline-limit=200' >"$T/q"
+	run -0 --separate-stderr ask_copy "$T/k" KBUILD_VERBOSE=1
+	assert_output y
+	assert_equal "$stderr" ""
+	run -0 grep -c -e '-finline-limit=' "$b"
+	assert_output 2
+	# a format without the reason does not trust the record
+	printf '%s\n' 'cc-option|-finline-limit=100' >"$T/q"
+	run -0 --separate-stderr ask_copy "$TOP" KBUILD_VERBOSE=1
+	assert_output y
+	assert_equal "$stderr" "kparity-probe: ignoring corrupt cache entry '$b'"
+}
+
+@test "overlay: with V=1 one line says it is on, with the tools and the cache" {
+	local id='\(([0-9a-f]{32})\)'
+	run -0 --separate-stderr ask_cc gcc V=1
+	assert_equal "${#lines[@]}" 4
+	assert_line -n 0 --regexp "^kparity: overlay $TOP/kbuild/overlay\.mk: CC gcc = gcc-12\.2\.0 $id, LD ld = gnu-ld-2\.40 $id, cache $OUT/\.kparity/probes\$"
+	assert_equal "${lines[*]:1}" "y n n"
+	assert_equal "$stderr" ""
+	run -0 ask_cc gcc V=1 KPARITY_CACHE=0
+	assert_line -n 0 --regexp "^kparity: overlay .*, cache off\$"
+	run -0 ask_cc gcc
+	assert_output "$(printf '%s\n' y n n)"
 }

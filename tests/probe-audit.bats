@@ -31,6 +31,7 @@ audited() {
 overlay and stock Kbuild disagree (clang-14.0.6):
   cc-option -mthumb: overlay n (unused-argument), stock y
   cc-option -fuse-ld=bogus: overlay n (invalid-value), stock y
+overlay and stock Kbuild disagree (lld-14.0.6):
   ld-option -z bogus: overlay n (unknown-option), stock y
 summary: 5 questions, 3 overlay/stock disagreements
 OUT
@@ -45,11 +46,35 @@ OUT
 overlay and stock Kbuild disagree (clang-14.0.6):
   cc-option -mthumb: overlay n (unused-argument), stock y
   cc-option -fuse-ld=bogus: overlay n (invalid-value), stock y
+overlay and stock Kbuild disagree (lld-14.0.6):
   ld-option -z bogus: overlay n (unknown-option), stock y
 gcc-12.2.0 and clang-14.0.6 disagree:
   cc-option -finline-limit=100: y (ok), n (ignored-optimization)
+gnu-ld-2.40 and lld-14.0.6 disagree:
   ld-option -z bogus: y (unknown-option), n (unknown-option)
 summary: 5 questions, 3 overlay/stock disagreements, 2 compiler disagreements
+OUT
+}
+
+@test "probe-audit.sh: each row is labelled by the tool that answered it" {
+	# a linker's row last: the label of every row comes from its own tool
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+		cc-option -mthumb clang-14.0.6 n unused-argument live y \
+		ld-option '-z bogus' lld-14.0.6 n unknown-option live y >"$T/clang.log"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+		cc-option -mthumb gcc-12.2.0 y ok live y \
+		ld-option '-z bogus' gnu-ld-2.40 y ok live y >"$T/gcc.log"
+	run -1 "$AUDIT" "$T/gcc.log" "$T/clang.log"
+	assert_output - <<'OUT'
+overlay and stock Kbuild disagree (clang-14.0.6):
+  cc-option -mthumb: overlay n (unused-argument), stock y
+overlay and stock Kbuild disagree (lld-14.0.6):
+  ld-option -z bogus: overlay n (unknown-option), stock y
+gcc-12.2.0 and clang-14.0.6 disagree:
+  cc-option -mthumb: y (ok), n (unused-argument)
+gnu-ld-2.40 and lld-14.0.6 disagree:
+  ld-option -z bogus: y (ok), n (unknown-option)
+summary: 2 questions, 2 overlay/stock disagreements, 2 compiler disagreements
 OUT
 }
 
