@@ -49,6 +49,23 @@ patches() {
 	assert_equal "${lines[0]#before  }" "${lines[1]#after   }"
 }
 
+@test "series-kernel: an unrefreshed 'quilt new' edit stops make parity's patch step, and survives" {
+	local q="$TOP/scripts/quiltrc" build="$BATS_TEST_TMPDIR/build"
+
+	run -0 "$S/kernel-patch.sh" -s "$SRC"
+	(cd "$SRC" && QUILTRC="$q" quilt new 0099-unsaved.patch && QUILTRC="$q" quilt add init/version.c) >/dev/null
+	printf '/* unsaved */\n' >>"$SRC/init/version.c"
+	mkdir -p "$build"
+	ln -s "$KABI" "$build/kabi"
+	run -2 --separate-stderr env KSRC="$SRC" "$S/parity.sh" -o "$build" -t x86_64 -c gcc
+	assert_equal "${stderr_lines[1]}" "kernel-patch.sh: '$SRC' has work no patch file holds: 0099-unsaved.patch (no patch file: quilt new, never refreshed); keep it with 'cd $SRC && quilt refresh 0099-unsaved.patch', or drop it with 'scripts/kernel-patch.sh --discard -s $SRC'"
+	run -0 tail -n 1 "$SRC/init/version.c"
+	assert_output "/* unsaved */"
+	# the tree as the other tests want it: the edit and its patch gone
+	(cd "$SRC" && QUILTRC="$q" quilt delete 0099-unsaved.patch) >/dev/null
+	run -0 "$S/kernel-patch.sh" -s "$SRC"
+}
+
 @test "series-kernel: every patch passes the tree's checkpatch.pl" {
 	local p
 	# A tarball has no git history, so checkpatch cannot look up the
