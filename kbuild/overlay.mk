@@ -239,7 +239,13 @@ __kp-ids = $(subst $(__kp-comma), ,$(call __kp-id,$(2))) $(firstword $(subst $(_
 # already, prints that line (learning the identities to do so).
 __kp-announce = $(if $(findstring 1,$(V)),$(if $(call __kp-id-of,$(call __kp-enc,$(CC))),,$(call \
 	__kp-learn,$(CC))$(info kparity: overlay $(__kp-self): CC $(call __kp-said,$(CC)), LD $(call \
-	__kp-said,$(LD)), cache $(if $(__kp-cache-on),$(__kp-out)/probes,off))))
+	__kp-said,$(LD)), cache $(__kp-cache-said))))
+
+# __kp-cache-said
+# Usage: $(__kp-cache-said)
+# The cache directory, or "off" and why when the setting is on.
+__kp-cache-said = $(if $(__kp-cache-on),$(__kp-out)/probes,off$(if $(filter 1,$(call \
+	__kp-setting,CACHE,1)), ($(__kp-out) is inside the source tree: use an O= outside it)))
 
 # __kp-said
 # Usage: $(call __kp-said,tool)

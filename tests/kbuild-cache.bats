@@ -287,6 +287,10 @@ ask_copy() {
 	assert_equal "$stderr" ""
 	run -0 ask_cc gcc V=1 KPARITY_CACHE=0
 	assert_line -n 0 --regexp "^kparity: overlay .*, cache off\$"
+	# a build directory inside the source tree gets no cache, and says why
+	run -0 ask_cc gcc V=1 KPARITY_OUT="$KSRC_DIR/out"
+	assert_line -n 0 --regexp "^kparity: overlay .*, cache off \($KSRC_DIR/out/\.kparity is inside the source tree: use an O= outside it\)\$"
+	assert [ ! -e "$KSRC_DIR/out" ]
 	run -0 ask_cc gcc
 	assert_output "$(printf '%s\n' y n n)"
 }
