@@ -73,7 +73,7 @@ setup() {
 	run -0 dpkg -i "$DEB"
 	run -0 bash -c '. /usr/share/bash-completion/completions/kabi
 		COMP_WORDS=(kabi d); COMP_CWORD=1; _kabi kabi; echo "${COMPREPLY[*]}"
-		COMP_WORDS=(kabi diff --only); COMP_CWORD=2; _kabi kabi; echo "${COMPREPLY[*]}"
+		COMP_WORDS=(kabi diff --only-l); COMP_CWORD=2; _kabi kabi; echo "${COMPREPLY[*]}"
 		COMP_WORDS=(kabi dump --kind u); COMP_CWORD=3; _kabi kabi; echo "${COMPREPLY[*]}"
 		COMP_WORDS=(kabi help di); COMP_CWORD=2; _kabi kabi; echo "${COMPREPLY[*]}"'
 	assert_output "$(printf '%s\n' 'dump diff' --only-layout union diff)"
