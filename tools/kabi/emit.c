@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Emitting: alignment, and struct, union, enum and typedef DIEs turned
+ * into model types.
+ */
+#include <dwarf.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "read-int.h"
+
+/* ---- alignment ------------------------------------------------------- */
+
+/*
+ * The alignment C gives a type, from what DWARF says about it, for the
+ * diff: producers record DW_AT_alignment differently (GCC the alignment a
+ * struct ends up with, Clang the attribute's value, and a member's
+ * attribute on the member only), but the largest explicit alignment met,
+ * raised to what the members need, is one number for both.  A scalar
+ * needs the largest power of two dividing its size (a complex number
+ * half that); a struct with a member at an offset its alignment does not
+ * allow, or a size that is not a multiple of it, is packed and counts
+ * only explicit alignments.  Exact for the ABIs kabi is used on; where a
+ * psABI aligns a scalar below its size (i386 double), both sides of a
+ * diff are off the same way.
+ */
+static int64_t members_align(struct reader *r, Dwarf_Die *die, unsigned depth);
+static int member_location(struct reader *r, Dwarf_Die *die, Dwarf_Word *off);
+
+static int64_t scalar_align(struct reader *r, Dwarf_Die *die, int64_t size)
+{
+	Dwarf_Word enc = 0;
+
+	if (dwarf_tag(die) == DW_TAG_base_type &&
+	    attr_udata(r, die, DW_AT_encoding, &enc) == 1 &&
+	    enc == DW_ATE_complex_float)
+		size /= 2;
+	return size > 0 ? size & -size : 1;
+}
+
+static int64_t type_align(struct reader *r, Dwarf_Die *die, unsigned depth)
+{
+	Dwarf_Die t = *die;
+	int64_t best = 1, a = 1;
+	unsigned hops;
+	Dwarf_Word v;
+
+	for (hops = 0; hops < KABI_MAX_TYPE_DEPTH && !r->failed; hops++) {
+		int tag = dwarf_tag(&t);
+
+		if (attr_udata(r, &t, DW_AT_alignment, &v) == 1 && (int64_t)v > best)
+			best = (int64_t)v;
+		if (tag == DW_TAG_typedef || tag == DW_TAG_const_type ||
+		    tag == DW_TAG_volatile_type || tag == DW_TAG_restrict_type ||
+		    tag == DW_TAG_atomic_type || tag == DW_TAG_array_type) {
+			if (attr_type(r, &t, &t) != 1)
+				break;
+			continue;
+		}
+		if (is_aggregate(tag) && tag != DW_TAG_enumeration_type)
+			a = members_align(r, &t, depth + 1);
+		else if (tag != DW_TAG_subroutine_type)
+			a = scalar_align(r, &t, type_size(r, &t));
+		break;
+	}
+	return a > best ? a : best;
+}
+
+/* Whether member C, of alignment A, sits where A does not allow. */
+static bool misplaced(struct reader *r, Dwarf_Die *c, int64_t a)
+{
+	Dwarf_Word loc;
+
+	if (dwarf_hasattr(c, DW_AT_bit_size) || a <= 1)
+		return false;
+	return member_location(r, c, &loc) == 1 && loc % (Dwarf_Word)a != 0;
+}
+
+/* The alignment the members of struct or union DIE give it, memoised. */
+static int64_t members_align(struct reader *r, Dwarf_Die *die, unsigned depth)
+{
+	Dwarf_Off off = dwarf_dieoffset(die);
+	int64_t nat = 1, expl = 1, a;
+	bool packed = false;
+	Dwarf_Die c, mt;
+	Dwarf_Word v;
+	int rc;
+
+	if (memo_slot(r, off)->align)
+		return memo_slot(r, off)->align;
+	if (depth > KABI_MAX_TYPE_DEPTH)
+		return 1;	/* a struct inside itself: no C type */
+	for (rc = dwarf_child(die, &c); rc == 0 && !r->failed;
+	     rc = dwarf_siblingof(&c, &c)) {
+		if (dwarf_tag(&c) != DW_TAG_member)
+			continue;
+		if (attr_udata(r, &c, DW_AT_alignment, &v) == 1 && (int64_t)v > expl)
+			expl = (int64_t)v;
+		a = attr_type(r, &c, &mt) == 1 ? type_align(r, &mt, depth) : 1;
+		packed |= misplaced(r, &c, a);
+		nat = a > nat ? a : nat;
+	}
+	if (attr_size(r, die, &v) == 1 && v % (Dwarf_Word)nat != 0)
+		packed = true;
+	a = packed || expl > nat ? expl : nat;
+	memo_slot(r, off)->align = a;
+	return a;
+}
+
+/* ---- types ----------------------------------------------------------- */
+
+static int member_location(struct reader *r, Dwarf_Die *die, Dwarf_Word *off)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t n;
+
+	*off = 0;
+	if (!dwarf_attr(die, DW_AT_data_member_location, &a))
+		return 0;
+	switch (dwarf_whatform(&a)) {
+	case DW_FORM_exprloc:
+	case DW_FORM_block:
+	case DW_FORM_block1:
+	case DW_FORM_block2:
+	case DW_FORM_block4:
+		if (dwarf_getlocation(&a, &ops, &n) != 0) {
+			rd_dwfail(r, "dwarf_getlocation");
+			return -1;
+		}
+		if (n == 1 && (ops[0].atom == DW_OP_plus_uconst ||
+			       ops[0].atom == DW_OP_constu)) {
+			*off = ops[0].number;
+			return 1;
+		}
+		rd_fail(r, "unsupported member location expression at DIE 0x%" PRIx64,
+			(uint64_t)dwarf_dieoffset(die));
+		return -1;
+	default:
+		if (dwarf_formudata(&a, off) != 0) {
+			rd_dwfail(r, "dwarf_formudata");
+			return -1;
+		}
+		return 1;
+	}
+}
+
+static void emit(struct reader *r, struct ktype *t)
+{
+	if (!r->failed)
+		model_add(r->model, t);
+}
+
+void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
+			   const char *parent)
+{
+	struct ktype t = { .kind = tag_kind(dwarf_tag(die)), .name = name,
+			   .parent = parent, .size = SIZE_UNKNOWN };
+	struct member *mv = NULL;
+	size_t cap = 0;
+	Dwarf_Die c, mt;
+	Dwarf_Word v;
+	int rc;
+	struct sb full, seg, path;
+	const char *parent_name;
+
+	sb_init(&full);
+	sb_init(&seg);
+	sb_init(&path);
+	sb_add2(&full, kind_name(t.kind), " ");
+	sb_add(&full, name);
+	parent_name = intern(r, sb_str(&full));
+	sb_add2(&path, name, ".");
+	if (attr_size(r, die, &v) == 1)
+		t.size = (int64_t)v;
+	if (attr_udata(r, die, DW_AT_alignment, &v) == 1)
+		t.align = (int64_t)v;
+	t.natural_align = members_align(r, die, 0);
+	get_decl(r, die, &t);
+
+	rc = dwarf_child(die, &c);
+	while (rc == 0 && !r->failed) {
+		struct member m = { .size = SIZE_UNKNOWN };
+		Dwarf_Word loc, bs, bo, storage;
+		struct actx ctx;
+		uint32_t i;
+
+		if (dwarf_tag(&c) != DW_TAG_member)
+			goto next;
+		m.name = dwarf_diename(&c);
+		if (m.name)
+			m.name = intern(r, m.name);
+		if (member_location(r, &c, &loc) < 0)
+			break;
+		if (attr_udata(r, &c, DW_AT_data_bit_offset, &bo) == 1) {
+			m.bitpos = bo;
+		} else {
+			m.bitpos = loc * 8;
+		}
+		if (attr_udata(r, &c, DW_AT_bit_size, &bs) == 1 && bs) {
+			m.bitsize = (uint32_t)bs;
+			if (!dwarf_hasattr(&c, DW_AT_data_bit_offset) &&
+			    attr_udata(r, &c, DW_AT_bit_offset, &bo) == 1) {
+				/* DWARF 2-4: offset of the storage unit plus a
+				 * bit offset counted from its most significant
+				 * bit; the storage unit is DW_AT_byte_size or
+				 * the member type's size. */
+				if (attr_size(r, &c, &storage) != 1) {
+					int64_t s = -1;
+
+					if (attr_type(r, &c, &mt) == 1)
+						s = type_size(r, &mt);
+					storage = s < 0 ? 0 : (Dwarf_Word)s;
+				}
+				if (r->big_endian)
+					m.bitpos = loc * 8 + bo;
+				else
+					m.bitpos = loc * 8 + storage * 8 - bo - bs;
+			}
+		}
+		/* anonymous types met from here are named by this member */
+		sb_reset(&seg);
+		if (m.name) {
+			sb_add(&seg, m.name);
+		} else {
+			unsigned dup = 1;
+
+			for (i = 0; i < t.n; i++)
+				if (!mv[i].name && mv[i].bitpos / 8 == m.bitpos / 8)
+					dup++;
+			sb_add(&seg, "<anon@");
+			sb_addu(&seg, m.bitpos / 8);
+			if (dup > 1)
+				sb_addf(&seg, "#%u", dup);
+			sb_add(&seg, ">");
+		}
+		{
+			ctx.parent = parent_name;
+			ctx.path = sb_str(&path);
+			ctx.seg = sb_str(&seg);
+			ctx.intrinsic = false;
+			rc = attr_type(r, &c, &mt);
+			if (rc == 1) {
+				m.type = type_name(r, &mt, AS_WRITTEN, &ctx);
+				m.resolved = type_name(r, &mt, RESOLVED, &ctx);
+				m.size = type_size(r, &mt);
+				/* Clang drops DW_AT_bit_size from a bitfield
+				 * that fills its type; GCC keeps it */
+				if (m.bitsize && m.size > 0 && m.bitpos % 8 == 0 &&
+				    (int64_t)m.bitsize == m.size * 8)
+					m.bitsize = 0;
+			} else if (rc == 0) {
+				rd_fail(r, "member without type at DIE 0x%" PRIx64,
+					(uint64_t)dwarf_dieoffset(&c));
+			}
+		}
+		if (r->failed)
+			break;
+		if (t.n == cap) {
+			cap = cap ? 2 * cap : 16;
+			mv = xrealloc(mv, cap * sizeof(*mv));
+		}
+		mv[t.n++] = m;
+next:
+		rc = dwarf_siblingof(&c, &c);
+	}
+	if (rc < 0)
+		rd_dwfail(r, "dwarf_siblingof");
+	t.members = mv;
+	emit(r, &t);
+	free(mv);
+	sb_release(&full);
+	sb_release(&seg);
+	sb_release(&path);
+}
+
+void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
+		      const char *parent)
+{
+	struct ktype t = { .kind = KIND_ENUM, .name = name, .parent = parent,
+			   .size = SIZE_UNKNOWN };
+	struct enumerator *ev = NULL;
+	size_t cap = 0;
+	Dwarf_Die c, ut;
+	Dwarf_Word v;
+	int rc, pass;
+	bool known = false;
+
+	if (attr_size(r, die, &v) == 1)
+		t.size = (int64_t)v;
+	get_decl(r, die, &t);
+	if (attr_type(r, die, &ut) == 1) {
+		Dwarf_Die b = ut;
+		Dwarf_Word enc;
+
+		t.underlying = type_name(r, &ut, RESOLVED, NULL);
+		while (dwarf_tag(&b) == DW_TAG_typedef && attr_type(r, &b, &b) == 1)
+			;
+		if (attr_udata(r, &b, DW_AT_encoding, &enc) == 1) {
+			t.is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+			known = true;
+		}
+	}
+
+	/* pass 0 collects values and, without DW_AT_type, the signedness */
+	for (pass = 0; pass < 2 && !r->failed; pass++) {
+		rc = dwarf_child(die, &c);
+		t.n = 0;
+		while (rc == 0 && !r->failed) {
+			Dwarf_Attribute a;
+			struct enumerator e;
+			unsigned form;
+
+			if (dwarf_tag(&c) != DW_TAG_enumerator)
+				goto next;
+			e.name = intern(r, dwarf_diename(&c) ? dwarf_diename(&c) : "<anon>");
+			if (!dwarf_attr(&c, DW_AT_const_value, &a)) {
+				rd_fail(r, "enumerator without value at DIE 0x%" PRIx64,
+					(uint64_t)dwarf_dieoffset(&c));
+				break;
+			}
+			form = dwarf_whatform(&a);
+			e.hi = 0;
+			if (form == DW_FORM_data16 || form == DW_FORM_block1 ||
+			    form == DW_FORM_block2 || form == DW_FORM_block4 ||
+			    form == DW_FORM_block) {
+				if (!enum_block_value(r, &a, &c, e.name, &t, &e))
+					break;
+			} else if (form == DW_FORM_sdata || form == DW_FORM_implicit_const) {
+				Dwarf_Sword s;
+
+				if (dwarf_formsdata(&a, &s) != 0) {
+					rd_dwfail(r, "dwarf_formsdata");
+					break;
+				}
+				e.value = (uint64_t)s;
+				if (s < 0 && !known && pass == 0)
+					t.is_signed = true;
+			} else if (form == DW_FORM_udata || form == DW_FORM_data1 ||
+				   form == DW_FORM_data2 || form == DW_FORM_data4 ||
+				   form == DW_FORM_data8) {
+				if (dwarf_formudata(&a, &e.value) != 0) {
+					rd_dwfail(r, "dwarf_formudata");
+					break;
+				}
+				/* Fixed-size forms carry no sign.  A form as
+				 * wide as a signed enum holds its two's
+				 * complement; a narrower one is GCC's way to
+				 * write a positive value (it uses sdata for
+				 * negative ones), e.g. data4 0x80000000 in an
+				 * 8-byte enum. */
+				unsigned bits = form == DW_FORM_data1 ? 8 :
+						form == DW_FORM_data2 ? 16 :
+						form == DW_FORM_data4 ? 32 : 64;
+
+				if (t.is_signed && form != DW_FORM_udata && bits < 64 &&
+				    t.size > 0 && (int64_t)bits >= t.size * 8) {
+					if (e.value >> (bits - 1) & 1)
+						e.value |= ~UINT64_C(0) << bits;
+				}
+			} else {
+				rd_fail(r, "enumerator '%s' at DIE 0x%" PRIx64 " has a value of form 0x%x, which is not a constant",
+					e.name, (uint64_t)dwarf_dieoffset(&c), form);
+				break;
+			}
+			/* a negative value in an enum wider than 64 bits */
+			if (t.size > 8 && t.is_signed && e.hi == 0 &&
+			    form != DW_FORM_data16 && form != DW_FORM_block1 &&
+			    form != DW_FORM_block2 && form != DW_FORM_block4 &&
+			    form != DW_FORM_block && e.value >> 63)
+				e.hi = ~UINT64_C(0);
+			if (pass == 1) {
+				if (t.n == cap) {
+					cap = cap ? 2 * cap : 16;
+					ev = xrealloc(ev, cap * sizeof(*ev));
+				}
+				ev[t.n] = e;
+			}
+			t.n++;
+next:
+			rc = dwarf_siblingof(&c, &c);
+		}
+		if (rc < 0)
+			rd_dwfail(r, "dwarf_siblingof");
+	}
+	if (!t.underlying && t.size > 0) {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "%sint%" PRId64, t.is_signed ? "" : "u",
+			 t.size * 8);
+		t.underlying = intern(r, buf);
+	}
+	t.enums = ev;
+	emit(r, &t);
+	free(ev);
+}
+
+static void chain_add(const char ***chain, size_t *cap, uint32_t *n,
+		      const char *s)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 4;
+		*chain = xrealloc(*chain, *cap * sizeof(**chain));
+	}
+	(*chain)[(*n)++] = s;
+}
+
+/* The naming context of a typedef's anonymous target: "struct NAME.<anon>" */
+static void typedef_ctx(struct reader *r, const char *name, struct sb *path,
+			struct actx *ctx)
+{
+	struct sb parent;
+
+	sb_init(&parent);
+	sb_addf(&parent, "typedef %s", name);
+	sb_reset(path);
+	sb_addf(path, "%s.", name);
+	ctx->parent = intern(r, sb_str(&parent));
+	ctx->path = sb_str(path);
+	ctx->seg = "<anon>";
+	ctx->intrinsic = true;
+	sb_release(&parent);
+}
+
+void emit_typedef(struct reader *r, Dwarf_Die *die, const char *name)
+{
+	struct ktype t = { .kind = KIND_TYPEDEF, .name = name, .size = SIZE_UNKNOWN };
+	const char **chain = NULL;
+	size_t cap = 0;
+	Dwarf_Die cur;
+	struct actx ctx;
+	struct sb path;
+	int rc;
+
+	get_decl(r, die, &t);
+	sb_init(&path);
+	typedef_ctx(r, name, &path, &ctx);
+	rc = attr_type(r, die, &cur);
+	if (rc == 0) {
+		t.resolved = intern(r, "void");
+		chain_add(&chain, &cap, &t.n, t.resolved);
+	} else if (rc == 1) {
+		t.resolved = type_name(r, &cur, RESOLVED, &ctx);
+	}
+	/* each link's anonymous target is named after the typedef that
+	 * points at it, not after the head of the chain */
+	while (rc == 1 && !r->failed) {
+		const char *owner;
+
+		chain_add(&chain, &cap, &t.n, type_name(r, &cur, AS_WRITTEN, &ctx));
+		if (dwarf_tag(&cur) != DW_TAG_typedef)
+			break;
+		if (t.n >= KABI_MAX_TYPE_DEPTH) {
+			rd_fail(r, "typedef chain longer than %d at DIE 0x%" PRIx64,
+				KABI_MAX_TYPE_DEPTH, (uint64_t)dwarf_dieoffset(die));
+			break;
+		}
+		owner = dwarf_diename(&cur);
+		typedef_ctx(r, owner ? owner : "<anon>", &path, &ctx);
+		rc = attr_type(r, &cur, &cur);
+		if (rc == 0)
+			chain_add(&chain, &cap, &t.n, intern(r, "void"));
+	}
+	t.chain = chain;
+	emit(r, &t);
+	free(chain);
+	sb_release(&path);
+}
+
+void anon_enum_top(struct reader *r, Dwarf_Die *die)
+{
+	Dwarf_Die c;
+	int rc = dwarf_child(die, &c);
+	struct sb name;
+
+	while (rc == 0 && dwarf_tag(&c) != DW_TAG_enumerator)
+		rc = dwarf_siblingof(&c, &c);
+	if (rc != 0 || !dwarf_diename(&c))
+		return;
+	sb_init(&name);
+	sb_addf(&name, "<anon:%s>", dwarf_diename(&c));
+	emit_enum(r, die, intern(r, sb_str(&name)), NULL);
+	sb_release(&name);
+}

@@ -1,0 +1,743 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Type names and sizes: how a type DIE is spelled in C, memoised per unit.
+ */
+#include <dwarf.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "read-int.h"
+
+/* ---- memo of type names, per CU -------------------------------------- */
+
+struct memo_ent *memo_slot(struct reader *r, Dwarf_Off off)
+{
+	size_t i;
+
+	if (2 * (r->memo_n + 1) > r->memo_slots) {
+		struct memo_ent *old = r->memo;
+		size_t n = r->memo_slots;
+
+		r->memo_slots = n ? 2 * n : 4096;
+		r->memo = xcalloc(r->memo_slots, sizeof(*r->memo));
+		r->memo_n = 0;
+		for (i = 0; i < n; i++) {
+			if (old[i].gen == r->memo_gen) {
+				*memo_slot(r, old[i].off) = old[i];
+			}
+		}
+		free(old);
+	}
+	i = (off * UINT64_C(0x9e3779b97f4a7c15)) >> 20 & (r->memo_slots - 1);
+	while (r->memo[i].gen == r->memo_gen && r->memo[i].off != off)
+		i = (i + 1) & (r->memo_slots - 1);
+	if (r->memo[i].gen != r->memo_gen) {
+		memset(&r->memo[i], 0, sizeof(r->memo[i]));
+		r->memo[i].off = off;
+		r->memo[i].gen = r->memo_gen;
+		r->memo_n++;
+	}
+	return &r->memo[i];
+}
+
+void memo_clear(struct reader *r)
+{
+	if (++r->memo_gen == 0) {
+		if (r->memo)
+			memset(r->memo, 0, r->memo_slots * sizeof(*r->memo));
+		r->memo_gen = 1;
+	}
+	r->memo_n = 0;
+}
+
+/* ---- sizes ----------------------------------------------------------- */
+
+/* An array bound.  dataN forms carry no sign; GCC and Clang write counts
+ * and upper bounds such as 255 as data1 0xff, so only sdata and data8
+ * (GCC's -1 upper bound of a zero-length array) are read as signed.
+ * 1 read, 0 absent, 2 not a constant (a VLA), -1 error. */
+static int attr_bound(struct reader *r, Dwarf_Die *die, unsigned at,
+		      int64_t *out)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word u;
+	Dwarf_Sword sv;
+
+	if (!dwarf_attr(die, at, &a))
+		return 0;
+	switch (dwarf_whatform(&a)) {
+	case DW_FORM_sdata:
+	case DW_FORM_implicit_const:
+		if (dwarf_formsdata(&a, &sv) != 0) {
+			rd_dwfail(r, "dwarf_formsdata");
+			return -1;
+		}
+		*out = sv;
+		return 1;
+	case DW_FORM_data1:
+	case DW_FORM_data2:
+	case DW_FORM_data4:
+	case DW_FORM_data8:
+	case DW_FORM_udata:
+		if (dwarf_formudata(&a, &u) != 0) {
+			rd_dwfail(r, "dwarf_formudata");
+			return -1;
+		}
+		*out = dwarf_whatform(&a) == DW_FORM_data8 ? enum_value_signed(u) :
+			u > INT64_MAX ? INT64_MAX : (int64_t)u;
+		return 1;
+	default:
+		return 2;
+	}
+}
+
+/* Element count of a subrange: 1 with *N (0 for [] and [0]), 2 for a
+ * variable length, -1 error. */
+static int subrange_count(struct reader *r, Dwarf_Die *sub, int64_t *n)
+{
+	int64_t lo = 0, hi;
+	int rc;
+
+	*n = 0;
+	rc = attr_bound(r, sub, DW_AT_count, n);
+	if (rc == 1 && *n < 0)
+		*n = 0;
+	if (rc != 0)
+		return rc;
+	rc = attr_bound(r, sub, DW_AT_upper_bound, &hi);
+	if (rc != 1)
+		return rc == 0 ? 1 : rc;
+	if (attr_bound(r, sub, DW_AT_lower_bound, &lo) < 0)
+		return -1;
+	*n = hi < lo ? 0 : hi - lo + 1;
+	return 1;
+}
+
+int64_t type_size(struct reader *r, Dwarf_Die *die);
+
+static int64_t array_size(struct reader *r, Dwarf_Die *die)
+{
+	Dwarf_Die sub, elem;
+	int64_t total, n;
+	Dwarf_Word v;
+	int rc;
+
+	if (attr_size(r, die, &v) == 1)
+		return (int64_t)v;
+	if (attr_type(r, die, &elem) != 1)
+		return SIZE_UNKNOWN;
+	total = type_size(r, &elem);
+	if (total < 0)
+		return SIZE_UNKNOWN;
+	rc = dwarf_child(die, &sub);
+	while (rc == 0) {
+		if (dwarf_tag(&sub) == DW_TAG_subrange_type &&
+		    subrange_count(r, &sub, &n) != 1)
+			return SIZE_UNKNOWN;
+		if (dwarf_tag(&sub) == DW_TAG_subrange_type) {
+			if (n && total > INT64_MAX / n)
+				return SIZE_UNKNOWN;
+			total *= n;
+		}
+		rc = dwarf_siblingof(&sub, &sub);
+	}
+	if (rc < 0) {
+		rd_dwfail(r, "dwarf_siblingof");
+		return SIZE_UNKNOWN;
+	}
+	return total;
+}
+
+int64_t type_size(struct reader *r, Dwarf_Die *die)
+{
+	Dwarf_Die t = *die;
+	Dwarf_Word v;
+	unsigned hops;
+
+	for (hops = 0; hops < KABI_MAX_TYPE_DEPTH; hops++) {
+		switch (dwarf_tag(&t)) {
+		case DW_TAG_typedef:
+		case DW_TAG_const_type:
+		case DW_TAG_volatile_type:
+		case DW_TAG_restrict_type:
+		case DW_TAG_atomic_type:
+			if (attr_type(r, &t, &t) != 1)
+				return SIZE_UNKNOWN;
+			continue;
+		case DW_TAG_pointer_type:
+		case DW_TAG_reference_type:
+		case DW_TAG_rvalue_reference_type:
+			if (attr_size(r, &t, &v) == 1)
+				return (int64_t)v;
+			return r->addr_size;
+		case DW_TAG_array_type:
+			if (++r->depth > KABI_MAX_TYPE_DEPTH) {
+				rd_fail(r, "type nesting deeper than %d at DIE 0x%" PRIx64,
+					KABI_MAX_TYPE_DEPTH, (uint64_t)dwarf_dieoffset(&t));
+				return SIZE_UNKNOWN;
+			}
+			{
+				int64_t s = array_size(r, &t);
+
+				r->depth--;
+				return s;
+			}
+		case DW_TAG_subroutine_type:
+			return SIZE_UNKNOWN;
+		default:
+			if (attr_size(r, &t, &v) == 1)
+				return (int64_t)v;
+			if (dwarf_tag(&t) == DW_TAG_enumeration_type &&
+			    attr_type(r, &t, &t) == 1)
+				continue;
+			return SIZE_UNKNOWN;
+		}
+	}
+	rd_fail(r, "type reference cycle at DIE 0x%" PRIx64,
+		(uint64_t)dwarf_dieoffset(die));
+	return SIZE_UNKNOWN;
+}
+
+/* ---- names ----------------------------------------------------------- */
+
+static const char *base_name(struct reader *r, Dwarf_Die *die, struct sb *out)
+{
+	Dwarf_Word enc = 0, size = 0;
+	unsigned bits;
+
+	attr_udata(r, die, DW_AT_encoding, &enc);
+	attr_size(r, die, &size);
+	bits = (unsigned)size * 8;
+	/* Spelled from encoding and size, so "long unsigned int" (GCC) and
+	 * "unsigned long" (Clang) are one type. */
+	switch (enc) {
+	case DW_ATE_signed:
+	case DW_ATE_signed_char:
+		sb_addf(out, "int%u", bits);
+		break;
+	case DW_ATE_unsigned:
+	case DW_ATE_unsigned_char:
+		sb_addf(out, "uint%u", bits);
+		break;
+	case DW_ATE_boolean:
+		if (bits == 8)
+			sb_add(out, "bool");
+		else
+			sb_addf(out, "bool%u", bits);
+		break;
+	case DW_ATE_float:
+		sb_addf(out, "float%u", bits);
+		break;
+	case DW_ATE_complex_float:
+		sb_addf(out, "complex%u", bits);
+		break;
+	case DW_ATE_UTF:
+		sb_addf(out, "char%u", bits);
+		break;
+	default:
+		sb_addf(out, "base%u_%u", (unsigned)enc, bits);
+	}
+	return sb_str(out);
+}
+
+bool is_aggregate(int tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type || tag == DW_TAG_enumeration_type;
+}
+
+enum kind tag_kind(int tag)
+{
+	switch (tag) {
+	case DW_TAG_union_type:
+		return KIND_UNION;
+	case DW_TAG_enumeration_type:
+		return KIND_ENUM;
+	case DW_TAG_typedef:
+		return KIND_TYPEDEF;
+	default:
+		return KIND_STRUCT;
+	}
+}
+
+void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
+			   const char *parent);
+/*
+ * An enumerator value held in a block: Clang writes the values of an enum
+ * with a 128-bit underlying type as 16-byte blocks, and DWARF 5 has
+ * DW_FORM_data16 for the same.  The bytes are in the target's order.
+ * Values up to 128 bits are read; a value that does not fit its enum is
+ * an error rather than a silent truncation.
+ */
+bool enum_block_value(struct reader *r, Dwarf_Attribute *a,
+			     Dwarf_Die *die, const char *name,
+			     const struct ktype *t, struct enumerator *e)
+{
+	Dwarf_Block blk;
+	uint64_t lo = 0, hi = 0;
+	size_t i;
+
+	if (dwarf_formblock(a, &blk) != 0) {
+		rd_dwfail(r, "dwarf_formblock");
+		return false;
+	}
+	if (blk.length == 0 || blk.length > 16) {
+		rd_fail(r, "enumerator '%s' at DIE 0x%" PRIx64 " has a %zu-byte value; kabi reads values of 1 to 16 bytes",
+			name, (uint64_t)dwarf_dieoffset(die), (size_t)blk.length);
+		return false;
+	}
+	for (i = 0; i < blk.length; i++) {
+		/* byte i from the least significant end */
+		uint64_t byte = blk.data[r->big_endian ? blk.length - 1 - i : i];
+
+		if (i < 8)
+			lo |= byte << (8 * i);
+		else
+			hi |= byte << (8 * (i - 8));
+	}
+	if (t->is_signed && blk.length < 16 &&
+	    blk.data[r->big_endian ? 0 : blk.length - 1] & 0x80) {
+		/* sign-extend from blk.length bytes to 128 bits */
+		if (blk.length < 8) {
+			lo |= ~UINT64_C(0) << (8 * blk.length);
+			hi = ~UINT64_C(0);
+		} else {
+			hi |= blk.length == 8 ? ~UINT64_C(0) :
+			      ~UINT64_C(0) << (8 * (blk.length - 8));
+		}
+	}
+	if (t->size <= 8 && t->size > 0) {
+		/* an enum of up to 64 bits keeps its value in 'value' */
+		uint64_t ext = t->is_signed && lo >> 63 ? ~UINT64_C(0) : 0;
+
+		if (hi != ext) {
+			rd_fail(r, "enumerator '%s' at DIE 0x%" PRIx64 " has a value wider than its %" PRId64 "-byte enum",
+				name, (uint64_t)dwarf_dieoffset(die), t->size);
+			return false;
+		}
+		hi = 0;
+	}
+	e->value = lo;
+	e->hi = hi;
+	return true;
+}
+
+void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
+		      const char *parent);
+
+/* Name of an anonymous aggregate met through CTX; materialise it. */
+static const char *anon_name(struct reader *r, Dwarf_Die *die,
+			     enum name_mode mode, const struct actx *ctx,
+			     struct sb *out)
+{
+	int tag = dwarf_tag(die);
+	enum kind k = tag_kind(tag);
+	const char *name;
+	Dwarf_Off off = dwarf_dieoffset(die);
+	unsigned i;
+	struct sb full;
+
+	sb_init(&full);
+	if (ctx)
+		sb_add2(&full, ctx->path, ctx->seg);
+	else
+		sb_add(&full, "<anon>");
+	name = intern(r, sb_str(&full));
+	sb_release(&full);
+	sb_add2(out, kind_name(k), " ");
+	sb_add(out, name);
+	/* materialised once, from the as-written pass */
+	if (mode != AS_WRITTEN)
+		return sb_str(out);
+	for (i = 0; i < r->nactive; i++)
+		if (r->active[i] == off)
+			return sb_str(out);	/* a cycle: named, not re-emitted */
+	if (r->nactive == KABI_MAX_TYPE_DEPTH) {
+		rd_fail(r, "anonymous types nested deeper than %d at DIE 0x%" PRIx64,
+			KABI_MAX_TYPE_DEPTH, (uint64_t)off);
+		return sb_str(out);
+	}
+	r->active[r->nactive++] = off;
+	if (r->ndone == r->done_cap) {
+		r->done_cap = r->done_cap ? 2 * r->done_cap : 64;
+		r->done = xrealloc(r->done, r->done_cap * sizeof(*r->done));
+	}
+	r->done[r->ndone++] = off;
+	if (k == KIND_ENUM)
+		emit_enum(r, die, name, ctx ? ctx->parent : NULL);
+	else
+		emit_aggregate(r, die, name, ctx ? ctx->parent : NULL);
+	r->nactive--;
+	return sb_str(out);
+}
+
+/* Qualifier bits in print order. */
+enum { Q_CONST = 1, Q_VOLATILE = 2, Q_RESTRICT = 4, Q_ATOMIC = 8 };
+
+static void add_quals(struct sb *b, unsigned q)
+{
+	if (q & Q_CONST)
+		sb_add(b, "const ");
+	if (q & Q_VOLATILE)
+		sb_add(b, "volatile ");
+	if (q & Q_RESTRICT)
+		sb_add(b, "restrict ");
+	if (q & Q_ATOMIC)
+		sb_add(b, "_Atomic ");
+}
+
+void join(struct sb *out, const char *head, const char *inner)
+{
+	sb_add(out, head);
+	if (*inner) {
+		sb_add(out, " ");
+		sb_add(out, inner);
+	}
+}
+
+static void type_decl(struct reader *r, Dwarf_Die *die, enum name_mode mode,
+		      const struct actx *ctx, const char *inner, struct sb *out,
+		      bool *ctx_used);
+static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
+			const struct actx *ctx, const char *inner,
+			struct sb *out, bool *ctx_used, unsigned q0);
+
+static void params_decl(struct reader *r, Dwarf_Die *fn, enum name_mode mode,
+			const struct actx *ctx, struct sb *out, bool *ctx_used)
+{
+	Dwarf_Die p, t;
+	int rc, n = 0;
+	struct sb one;
+
+	sb_add(out, "(");
+	sb_init(&one);
+	rc = dwarf_child(fn, &p);
+	while (rc == 0) {
+		int tag = dwarf_tag(&p);
+
+		if (tag == DW_TAG_formal_parameter) {
+			sb_reset(&one);
+			switch (attr_type(r, &p, &t)) {
+			case 1:
+				type_decl(r, &t, mode, ctx, "", &one, ctx_used);
+				break;
+			case 0:
+				sb_add(&one, "void");
+				break;
+			default:
+				break;
+			}
+			sb_add(out, n++ ? ", " : "");
+			sb_add(out, sb_str(&one));
+		} else if (tag == DW_TAG_unspecified_parameters) {
+			sb_add(out, n++ ? ", ..." : "...");
+		}
+		rc = dwarf_siblingof(&p, &p);
+	}
+	if (rc < 0)
+		rd_dwfail(r, "dwarf_siblingof");
+	if (n == 0 && attr_flag(fn, DW_AT_prototyped))
+		sb_add(out, "void");
+	sb_add(out, ")");
+	sb_release(&one);
+}
+
+static void type_decl(struct reader *r, Dwarf_Die *die, enum name_mode mode,
+		      const struct actx *ctx, const char *inner, struct sb *out,
+		      bool *ctx_used)
+{
+	type_decl_q(r, die, mode, ctx, inner, out, ctx_used, 0);
+}
+
+/*
+ * What a pointer to DIE points at, for the spelling: the tag seen through
+ * qualifiers and, when MODE resolves them, typedefs.  A pointer to an
+ * array or function needs parentheses: "int32 (*)[4]", "void (*)(int32)";
+ * a typedef hides that only while its name is printed.
+ */
+static int pointee_tag(struct reader *r, Dwarf_Die *die, enum name_mode mode)
+{
+	Dwarf_Die t = *die;
+	unsigned hops = 0;
+	int tag = dwarf_tag(&t);
+
+	while ((tag == DW_TAG_const_type || tag == DW_TAG_volatile_type ||
+		tag == DW_TAG_restrict_type || tag == DW_TAG_atomic_type ||
+		(tag == DW_TAG_typedef && mode == RESOLVED)) &&
+	       hops++ < KABI_MAX_TYPE_DEPTH && attr_type(r, &t, &t) == 1)
+		tag = dwarf_tag(&t);
+	return tag;
+}
+
+/* The declarator of pointer (or reference) DIE with TAG and qualifiers
+ * QUALS around INNER; see type_decl_q. */
+static void pointer_decl(struct reader *r, Dwarf_Die *die, int tag,
+			 unsigned quals, enum name_mode mode,
+			 const struct actx *ctx, const char *inner,
+			 struct sb *out, bool *ctx_used)
+{
+	const char *star = tag == DW_TAG_pointer_type ? "*" :
+			   tag == DW_TAG_reference_type ? "&" : "&&";
+	struct sb tmp, head;
+	Dwarf_Die next;
+	int rc;
+
+	sb_init(&tmp);
+	sb_init(&head);
+	sb_add(&tmp, star);
+	if (quals) {
+		sb_add(&tmp, " ");
+		add_quals(&tmp, quals);
+		tmp.len--;	/* drop the trailing space */
+		tmp.buf[tmp.len] = '\0';
+	}
+	if (*inner) {
+		if (quals || (inner[0] != '*' && inner[0] != '(' && inner[0] != '&'))
+			sb_add(&tmp, " ");
+		sb_add(&tmp, inner);
+	}
+	rc = attr_type(r, die, &next);
+	if (rc == 0)
+		join(out, "void", sb_str(&tmp));
+	if (rc <= 0)
+		goto out;
+	/* qualifiers on a function type are GCC's way to say noreturn or
+	 * const (a "volatile" function), not C: the function case of
+	 * type_decl_q drops them */
+	tag = pointee_tag(r, &next, mode);
+	if (tag == DW_TAG_array_type || tag == DW_TAG_subroutine_type) {
+		sb_add2(&head, "(", sb_str(&tmp));
+		sb_add(&head, ")");
+		type_decl(r, &next, mode, ctx, sb_str(&head), out, ctx_used);
+	} else {
+		type_decl(r, &next, mode, ctx, sb_str(&tmp), out, ctx_used);
+	}
+out:
+	sb_release(&tmp);
+	sb_release(&head);
+}
+
+/*
+ * C declarator for DIE around INNER: pointer and qualifier text goes to
+ * the left of INNER, array and function suffixes to its right.  Q0 holds
+ * qualifiers applied from outside, through a typedef being resolved.
+ */
+static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
+			const struct actx *ctx, const char *inner,
+			struct sb *out, bool *ctx_used, unsigned q0)
+{
+	Dwarf_Die t = *die, next;
+	unsigned quals = q0, qhops = 0;
+	struct sb tmp, head;
+	const char *name;
+	int tag, rc;
+
+	if (r->failed)
+		return;
+	if (++r->depth > KABI_MAX_TYPE_DEPTH) {
+		rd_fail(r, "type reference cycle or nesting deeper than %d at DIE 0x%" PRIx64,
+			KABI_MAX_TYPE_DEPTH, (uint64_t)dwarf_dieoffset(die));
+		r->depth--;
+		return;
+	}
+	/* A DIE inside its own spelling is a cycle no C type has; shared
+	 * function and pointer types could still make the spelling grow
+	 * exponentially, hence the step budget. */
+	{
+		Dwarf_Off off = dwarf_dieoffset(die);
+		unsigned i;
+
+		for (i = 0; i + 1 < r->depth; i++) {
+			if (r->spelling[i] == off) {
+				rd_fail(r, "type reference cycle at DIE 0x%" PRIx64,
+					(uint64_t)off);
+				r->depth--;
+				return;
+			}
+		}
+		r->spelling[r->depth - 1] = off;
+		if (++r->steps > KABI_MAX_NAME_STEPS) {
+			rd_fail(r, "type at DIE 0x%" PRIx64 " takes more than %d steps to spell",
+				(uint64_t)r->spelling[0], KABI_MAX_NAME_STEPS);
+			r->depth--;
+			return;
+		}
+	}
+	sb_init(&tmp);
+	sb_init(&head);
+	/* Qualifiers collapse into one set: producers order them differently. */
+	for (;;) {
+		tag = dwarf_tag(&t);
+		if (tag == DW_TAG_const_type)
+			quals |= Q_CONST;
+		else if (tag == DW_TAG_volatile_type)
+			quals |= Q_VOLATILE;
+		else if (tag == DW_TAG_restrict_type)
+			quals |= Q_RESTRICT;
+		else if (tag == DW_TAG_atomic_type)
+			quals |= Q_ATOMIC;
+		else
+			break;
+		rc = attr_type(r, &t, &t);
+		if (rc < 0)
+			goto out;
+		if (rc == 0) {
+			add_quals(&head, quals);
+			sb_add(&head, "void");
+			join(out, sb_str(&head), inner);
+			goto out;
+		}
+		if (++qhops > KABI_MAX_TYPE_DEPTH) {
+			rd_fail(r, "type reference cycle through qualifiers at DIE 0x%" PRIx64,
+				(uint64_t)dwarf_dieoffset(die));
+			goto out;
+		}
+	}
+
+	switch (tag) {
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		pointer_decl(r, &t, tag, quals, mode, ctx, inner, out, ctx_used);
+		goto out;
+	case DW_TAG_array_type: {
+		Dwarf_Die sub;
+
+		sb_add(&tmp, inner);
+		rc = dwarf_child(&t, &sub);
+		while (rc == 0) {
+			if (dwarf_tag(&sub) == DW_TAG_subrange_type) {
+				int64_t n;
+
+				/* [0] (Clang) and [] (GCC) are one layout */
+				switch (subrange_count(r, &sub, &n)) {
+				case 1:
+					if (n > 0)
+{
+						sb_add(&tmp, "[");
+						sb_addu(&tmp, (uint64_t)n);
+						sb_add(&tmp, "]");
+					}
+					else
+						sb_add(&tmp, "[]");
+					break;
+				case 2:
+					sb_add(&tmp, "[*]");
+					break;
+				default:
+					goto out;
+				}
+			}
+			rc = dwarf_siblingof(&sub, &sub);
+		}
+		if (rc < 0) {
+			rd_dwfail(r, "dwarf_siblingof");
+			goto out;
+		}
+		rc = attr_type(r, &t, &next);
+		if (rc <= 0) {
+			if (rc == 0)
+				rd_fail(r, "array without element type at DIE 0x%" PRIx64,
+					(uint64_t)dwarf_dieoffset(&t));
+			goto out;
+		}
+		/* qualifiers of an array apply to its elements */
+		type_decl_q(r, &next, mode, ctx, sb_str(&tmp), out, ctx_used, quals);
+		goto out;
+	}
+	case DW_TAG_subroutine_type: {
+		sb_add(&tmp, inner);
+		params_decl(r, &t, mode, ctx, &tmp, ctx_used);
+		rc = attr_type(r, &t, &next);
+		if (rc < 0)
+			goto out;
+		if (rc == 0)
+			join(out, "void", sb_str(&tmp));
+		else
+			type_decl(r, &next, mode, ctx, sb_str(&tmp), out, ctx_used);
+		goto out;
+	}
+	case DW_TAG_typedef:
+		if (mode == RESOLVED) {
+			struct actx tctx;
+			struct sb path;
+			bool unused = false;
+
+			rc = attr_type(r, &t, &next);
+			if (rc < 0)
+				goto out;
+			if (rc == 0) {
+				add_quals(&head, quals);
+				sb_add(&head, "void");
+				join(out, sb_str(&head), inner);
+				goto out;
+			}
+			sb_init(&path);
+			name = dwarf_diename(&t);
+			sb_addf(&path, "typedef %s", name ? name : "<anon>");
+			tctx.parent = intern(r, sb_str(&path));
+			sb_reset(&path);
+			sb_addf(&path, "%s.", name ? name : "<anon>");
+			tctx.path = sb_str(&path);
+			tctx.seg = "<anon>";
+			tctx.intrinsic = true;
+			/* "const T" with T a pointer typedef is "U * const" */
+			type_decl_q(r, &next, mode, &tctx, inner, out, &unused, quals);
+			sb_release(&path);
+			goto out;
+		}
+		/* fall through */
+	default:
+		name = dwarf_diename(&t);
+		add_quals(&head, quals);
+		if (tag == DW_TAG_base_type) {
+			base_name(r, &t, &head);
+		} else if (tag == DW_TAG_typedef || tag == DW_TAG_unspecified_type) {
+			sb_add(&head, name ? name : "<anon>");
+		} else if (is_aggregate(tag)) {
+			if (name) {
+				sb_add2(&head, kind_name(tag_kind(tag)), " ");
+				sb_add(&head, name);
+			} else if (!attr_flag(&t, DW_AT_declaration)) {
+				if (ctx && !ctx->intrinsic)
+					*ctx_used = true;
+				anon_name(r, &t, mode, ctx, &head);
+			} else {
+				sb_addf(&head, "%s <anon>", kind_name(tag_kind(tag)));
+			}
+		} else {
+			rd_fail(r, "unexpected DWARF tag 0x%x as a type at DIE 0x%" PRIx64,
+				(unsigned)tag, (uint64_t)dwarf_dieoffset(&t));
+			goto out;
+		}
+		join(out, sb_str(&head), inner);
+	}
+out:
+	r->depth--;
+	sb_release(&tmp);
+	sb_release(&head);
+}
+
+/* Interned name of the type DIE, memoised when context free. */
+const char *type_name(struct reader *r, Dwarf_Die *die,
+			     enum name_mode mode, const struct actx *ctx)
+{
+	Dwarf_Off off = dwarf_dieoffset(die);
+	struct memo_ent *e = memo_slot(r, off);
+	bool ctx_used = false;
+	const char *s;
+	struct sb out;
+
+	if (e->str[mode])
+		return e->str[mode];
+	if (r->depth == 0)
+		r->steps = 0;
+	sb_init(&out);
+	type_decl(r, die, mode, ctx, "", &out, &ctx_used);
+	s = intern(r, sb_str(&out));
+	sb_release(&out);
+	if (!ctx_used && !r->failed)
+		memo_slot(r, off)->str[mode] = s;
+	return s;
+}
