@@ -56,7 +56,8 @@ int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
 	r->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
 	*is_rel = eh.e_type == ET_REL;
 	if (eh.e_shoff > (uint64_t)fsize) {
-		rd_fail(r, "section header table past the end of the file (truncated?)");
+		rd_fail(r,
+			"section header table past the end of the file (truncated?)");
 		return -1;
 	}
 	if (elf_getshdrnum(elf, &shnum) != 0) {
@@ -67,8 +68,10 @@ int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
 		rd_fail(r, "no section headers (e_shnum is 0)");
 		return -1;
 	}
-	if (shnum > ((uint64_t)fsize - eh.e_shoff) / (eh.e_shentsize ? eh.e_shentsize : 1)) {
-		rd_fail(r, "section header table past the end of the file (truncated?)");
+	if (shnum > ((uint64_t)fsize - eh.e_shoff) /
+			    (eh.e_shentsize ? eh.e_shentsize : 1)) {
+		rd_fail(r,
+			"section header table past the end of the file (truncated?)");
 		return -1;
 	}
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0) {
@@ -91,11 +94,13 @@ int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
 		if (sh.sh_type != SHT_NOBITS &&
 		    (sh.sh_offset > (uint64_t)fsize ||
 		     sh.sh_size > (uint64_t)fsize - sh.sh_offset)) {
-			rd_fail(r, "section '%s' extends past the end of the file (truncated?)",
+			rd_fail(r,
+				"section '%s' extends past the end of the file (truncated?)",
 				name);
 			return -1;
 		}
-		if (strncmp(name, ".debug_", 7) == 0 && (sh.sh_flags & SHF_COMPRESSED)) {
+		if (strncmp(name, ".debug_", 7) == 0 &&
+		    (sh.sh_flags & SHF_COMPRESSED)) {
 			GElf_Chdr ch;
 
 			if (!gelf_getchdr(scn, &ch)) {
@@ -105,13 +110,18 @@ int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
 			/* elfutils reads zstd (ch_type 2) from 0.191 on */
 			if (ch.ch_type != ELFCOMPRESS_ZLIB &&
 			    (ch.ch_type != 2 || _ELFUTILS_VERSION < 191)) {
-				rd_fail(r, "section '%s' is compressed with %s, which this libelf cannot read (zlib only)",
-					name, ch.ch_type == 2 ? "zstd" : "an unknown method");
+				rd_fail(r,
+					"section '%s' is compressed with %s, which this libelf cannot read (zlib only)",
+					name,
+					ch.ch_type == 2 ? "zstd" :
+							  "an unknown method");
 				return -1;
 			}
 		}
-		if (strncmp(name, ".debug_", 7) == 0 && sh.sh_type == SHT_NOBITS) {
-			rd_fail(r, "section '%s' has no contents (SHT_NOBITS)", name);
+		if (strncmp(name, ".debug_", 7) == 0 &&
+		    sh.sh_type == SHT_NOBITS) {
+			rd_fail(r, "section '%s' has no contents (SHT_NOBITS)",
+				name);
 			return -1;
 		}
 		if (strncmp(name, ".rela.debug_", 12) == 0 ||
@@ -119,7 +129,8 @@ int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
 			r->debug_relocs = true;
 		if (strcmp(name, ".debug_info") == 0) {
 			has_info = true;
-			r->info_size = sh.sh_flags & SHF_COMPRESSED ? 0 : sh.sh_size;
+			r->info_size =
+				sh.sh_flags & SHF_COMPRESSED ? 0 : sh.sh_size;
 		} else if ((strcmp(name, ".debug_str") == 0 ||
 			    strcmp(name, ".debug_line_str") == 0) &&
 			   !(sh.sh_flags & SHF_COMPRESSED) && sh.sh_size) {
@@ -131,28 +142,30 @@ int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
 				return -1;
 			}
 			if (((const char *)d->d_buf)[d->d_size - 1] != '\0') {
-				rd_fail(r, "section '%s' does not end in a NUL byte (corrupt)",
+				rd_fail(r,
+					"section '%s' does not end in a NUL byte (corrupt)",
 					name);
 				return -1;
 			}
 		} else if (strcmp(name, ".gnu_debugaltlink") == 0 ||
-			 strcmp(name, ".debug_sup") == 0) {
-			alt = name;	/* matters only beside .debug_info */
+			   strcmp(name, ".debug_sup") == 0) {
+			alt = name; /* matters only beside .debug_info */
 		} else if (strcmp(name, ".debug_info.dwo") == 0) {
-			rd_fail(r, "split DWARF (.debug_info.dwo) is not supported");
+			rd_fail(r,
+				"split DWARF (.debug_info.dwo) is not supported");
 			return -1;
 		}
 	}
 	if (!has_info)
 		return 1;
 	if (alt) {
-		rd_fail(r, "types in a supplementary file (%s, dwz) are not supported",
+		rd_fail(r,
+			"types in a supplementary file (%s, dwz) are not supported",
 			alt);
 		return -1;
 	}
 	return 0;
 }
-
 
 void handle_close(struct handle *h)
 {
@@ -242,11 +255,11 @@ fail:
 
 /* What a stripped file says about its debug file, and where it is. */
 struct debug_link {
-	const unsigned char *id;	/* build-id, NULL if none */
+	const unsigned char *id; /* build-id, NULL if none */
 	size_t nid;
-	const char *name;		/* .gnu_debuglink, NULL if none */
-	const char *root;		/* --debug-dir or the default */
-	struct stat self;		/* the stripped file, never its own match */
+	const char *name; /* .gnu_debuglink, NULL if none */
+	const char *root; /* --debug-dir or the default */
+	struct stat self; /* the stripped file, never its own match */
 };
 
 /* Whether PATH is a regular file other than the stripped one and, when
@@ -331,7 +344,8 @@ static void debug_file_fail(struct reader *r, const struct debug_link *l,
 		sb_add2(b, "by .gnu_debuglink '", l->name);
 		sb_add(b, "'");
 	}
-	rd_fail(r, "no DWARF (.debug_info missing); no debug file at %s (install its debug symbols, or see --debug-dir)",
+	rd_fail(r,
+		"no DWARF (.debug_info missing); no debug file at %s (install its debug symbols, or see --debug-dir)",
 		sb_str(b));
 }
 
@@ -343,8 +357,9 @@ static void debug_file_fail(struct reader *r, const struct debug_link *l,
  */
 static char *debug_file(struct reader *r, Elf *elf, int fd)
 {
-	struct debug_link l = { .root = r->opts->debug_dir ? r->opts->debug_dir :
-				DEBUG_DIR_DEFAULT };
+	struct debug_link l = { .root = r->opts->debug_dir ?
+						r->opts->debug_dir :
+						DEBUG_DIR_DEFAULT };
 	GElf_Word crc;
 	const void *id;
 	ssize_t n = dwelf_elf_gnu_build_id(elf, &id);

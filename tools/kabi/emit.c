@@ -49,11 +49,13 @@ static int64_t type_align(struct reader *r, Dwarf_Die *die, unsigned depth)
 	for (hops = 0; hops < KABI_MAX_TYPE_DEPTH && !r->failed; hops++) {
 		int tag = dwarf_tag(&t);
 
-		if (attr_udata(r, &t, DW_AT_alignment, &v) == 1 && (int64_t)v > best)
+		if (attr_udata(r, &t, DW_AT_alignment, &v) == 1 &&
+		    (int64_t)v > best)
 			best = (int64_t)v;
 		if (tag == DW_TAG_typedef || tag == DW_TAG_const_type ||
-		    tag == DW_TAG_volatile_type || tag == DW_TAG_restrict_type ||
-		    tag == DW_TAG_atomic_type || tag == DW_TAG_array_type) {
+		    tag == DW_TAG_volatile_type ||
+		    tag == DW_TAG_restrict_type || tag == DW_TAG_atomic_type ||
+		    tag == DW_TAG_array_type) {
 			if (attr_type(r, &t, &t) != 1)
 				break;
 			continue;
@@ -90,12 +92,13 @@ static int64_t members_align(struct reader *r, Dwarf_Die *die, unsigned depth)
 	if (memo_slot(r, off)->align)
 		return memo_slot(r, off)->align;
 	if (depth > KABI_MAX_TYPE_DEPTH)
-		return 1;	/* a struct inside itself: no C type */
+		return 1; /* a struct inside itself: no C type */
 	for (rc = dwarf_child(die, &c); rc == 0 && !r->failed;
 	     rc = dwarf_siblingof(&c, &c)) {
 		if (dwarf_tag(&c) != DW_TAG_member)
 			continue;
-		if (attr_udata(r, &c, DW_AT_alignment, &v) == 1 && (int64_t)v > expl)
+		if (attr_udata(r, &c, DW_AT_alignment, &v) == 1 &&
+		    (int64_t)v > expl)
 			expl = (int64_t)v;
 		a = attr_type(r, &c, &mt) == 1 ? type_align(r, &mt, depth) : 1;
 		packed |= misplaced(r, &c, a);
@@ -134,7 +137,8 @@ static int member_location(struct reader *r, Dwarf_Die *die, Dwarf_Word *off)
 			*off = ops[0].number;
 			return 1;
 		}
-		rd_fail(r, "unsupported member location expression at DIE 0x%" PRIx64,
+		rd_fail(r,
+			"unsupported member location expression at DIE 0x%" PRIx64,
 			(uint64_t)dwarf_dieoffset(die));
 		return -1;
 	default:
@@ -153,10 +157,12 @@ static void emit(struct reader *r, struct ktype *t)
 }
 
 void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
-			   const char *parent)
+		    const char *parent)
 {
-	struct ktype t = { .kind = tag_kind(dwarf_tag(die)), .name = name,
-			   .parent = parent, .size = SIZE_UNKNOWN };
+	struct ktype t = { .kind = tag_kind(dwarf_tag(die)),
+			   .name = name,
+			   .parent = parent,
+			   .size = SIZE_UNKNOWN };
 	struct member *mv = NULL;
 	size_t cap = 0;
 	Dwarf_Die c, mt;
@@ -216,7 +222,8 @@ void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
 				if (r->big_endian)
 					m.bitpos = loc * 8 + bo;
 				else
-					m.bitpos = loc * 8 + storage * 8 - bo - bs;
+					m.bitpos =
+						loc * 8 + storage * 8 - bo - bs;
 			}
 		}
 		/* anonymous types met from here are named by this member */
@@ -227,7 +234,8 @@ void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
 			unsigned dup = 1;
 
 			for (i = 0; i < t.n; i++)
-				if (!mv[i].name && mv[i].bitpos / 8 == m.bitpos / 8)
+				if (!mv[i].name &&
+				    mv[i].bitpos / 8 == m.bitpos / 8)
 					dup++;
 			sb_add(&seg, "<anon@");
 			sb_addu(&seg, m.bitpos / 8);
@@ -247,11 +255,13 @@ void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
 				m.size = type_size(r, &mt);
 				/* Clang drops DW_AT_bit_size from a bitfield
 				 * that fills its type; GCC keeps it */
-				if (m.bitsize && m.size > 0 && m.bitpos % 8 == 0 &&
+				if (m.bitsize && m.size > 0 &&
+				    m.bitpos % 8 == 0 &&
 				    (int64_t)m.bitsize == m.size * 8)
 					m.bitsize = 0;
 			} else if (rc == 0) {
-				rd_fail(r, "member without type at DIE 0x%" PRIx64,
+				rd_fail(r,
+					"member without type at DIE 0x%" PRIx64,
 					(uint64_t)dwarf_dieoffset(&c));
 			}
 		}
@@ -276,9 +286,11 @@ next:
 }
 
 void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
-		      const char *parent)
+	       const char *parent)
 {
-	struct ktype t = { .kind = KIND_ENUM, .name = name, .parent = parent,
+	struct ktype t = { .kind = KIND_ENUM,
+			   .name = name,
+			   .parent = parent,
 			   .size = SIZE_UNKNOWN };
 	struct enumerator *ev = NULL;
 	size_t cap = 0;
@@ -295,10 +307,12 @@ void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
 		Dwarf_Word enc;
 
 		t.underlying = type_name(r, &ut, RESOLVED, NULL);
-		while (dwarf_tag(&b) == DW_TAG_typedef && attr_type(r, &b, &b) == 1)
+		while (dwarf_tag(&b) == DW_TAG_typedef &&
+		       attr_type(r, &b, &b) == 1)
 			;
 		if (attr_udata(r, &b, DW_AT_encoding, &enc) == 1) {
-			t.is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+			t.is_signed = enc == DW_ATE_signed ||
+				      enc == DW_ATE_signed_char;
 			known = true;
 		}
 	}
@@ -314,9 +328,12 @@ void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
 
 			if (dwarf_tag(&c) != DW_TAG_enumerator)
 				goto next;
-			e.name = intern(r, dwarf_diename(&c) ? dwarf_diename(&c) : "<anon>");
+			e.name = intern(r, dwarf_diename(&c) ?
+						   dwarf_diename(&c) :
+						   "<anon>");
 			if (!dwarf_attr(&c, DW_AT_const_value, &a)) {
-				rd_fail(r, "enumerator without value at DIE 0x%" PRIx64,
+				rd_fail(r,
+					"enumerator without value at DIE 0x%" PRIx64,
 					(uint64_t)dwarf_dieoffset(&c));
 				break;
 			}
@@ -325,9 +342,11 @@ void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
 			if (form == DW_FORM_data16 || form == DW_FORM_block1 ||
 			    form == DW_FORM_block2 || form == DW_FORM_block4 ||
 			    form == DW_FORM_block) {
-				if (!enum_block_value(r, &a, &c, e.name, &t, &e))
+				if (!enum_block_value(r, &a, &c, e.name, &t,
+						      &e))
 					break;
-			} else if (form == DW_FORM_sdata || form == DW_FORM_implicit_const) {
+			} else if (form == DW_FORM_sdata ||
+				   form == DW_FORM_implicit_const) {
 				Dwarf_Sword s;
 
 				if (dwarf_formsdata(&a, &s) != 0) {
@@ -337,8 +356,10 @@ void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
 				e.value = (uint64_t)s;
 				if (s < 0 && !known && pass == 0)
 					t.is_signed = true;
-			} else if (form == DW_FORM_udata || form == DW_FORM_data1 ||
-				   form == DW_FORM_data2 || form == DW_FORM_data4 ||
+			} else if (form == DW_FORM_udata ||
+				   form == DW_FORM_data1 ||
+				   form == DW_FORM_data2 ||
+				   form == DW_FORM_data4 ||
 				   form == DW_FORM_data8) {
 				if (dwarf_formudata(&a, &e.value) != 0) {
 					rd_dwfail(r, "dwarf_formudata");
@@ -352,16 +373,21 @@ void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
 				 * 8-byte enum. */
 				unsigned bits = form == DW_FORM_data1 ? 8 :
 						form == DW_FORM_data2 ? 16 :
-						form == DW_FORM_data4 ? 32 : 64;
+						form == DW_FORM_data4 ? 32 :
+									64;
 
-				if (t.is_signed && form != DW_FORM_udata && bits < 64 &&
-				    t.size > 0 && (int64_t)bits >= t.size * 8) {
+				if (t.is_signed && form != DW_FORM_udata &&
+				    bits < 64 && t.size > 0 &&
+				    (int64_t)bits >= t.size * 8) {
 					if (e.value >> (bits - 1) & 1)
 						e.value |= ~UINT64_C(0) << bits;
 				}
 			} else {
-				rd_fail(r, "enumerator '%s' at DIE 0x%" PRIx64 " has a value of form 0x%x, which is not a constant",
-					e.name, (uint64_t)dwarf_dieoffset(&c), form);
+				rd_fail(r,
+					"enumerator '%s' at DIE 0x%" PRIx64
+					" has a value of form 0x%x, which is not a constant",
+					e.name, (uint64_t)dwarf_dieoffset(&c),
+					form);
 				break;
 			}
 			/* a negative value in an enum wider than 64 bits */
@@ -387,8 +413,8 @@ next:
 	if (!t.underlying && t.size > 0) {
 		char buf[32];
 
-		snprintf(buf, sizeof(buf), "%sint%" PRId64, t.is_signed ? "" : "u",
-			 t.size * 8);
+		snprintf(buf, sizeof(buf), "%sint%" PRId64,
+			 t.is_signed ? "" : "u", t.size * 8);
 		t.underlying = intern(r, buf);
 	}
 	t.enums = ev;
@@ -425,7 +451,9 @@ static void typedef_ctx(struct reader *r, const char *name, struct sb *path,
 
 void emit_typedef(struct reader *r, Dwarf_Die *die, const char *name)
 {
-	struct ktype t = { .kind = KIND_TYPEDEF, .name = name, .size = SIZE_UNKNOWN };
+	struct ktype t = { .kind = KIND_TYPEDEF,
+			   .name = name,
+			   .size = SIZE_UNKNOWN };
 	const char **chain = NULL;
 	size_t cap = 0;
 	Dwarf_Die cur;
@@ -448,12 +476,15 @@ void emit_typedef(struct reader *r, Dwarf_Die *die, const char *name)
 	while (rc == 1 && !r->failed) {
 		const char *owner;
 
-		chain_add(&chain, &cap, &t.n, type_name(r, &cur, AS_WRITTEN, &ctx));
+		chain_add(&chain, &cap, &t.n,
+			  type_name(r, &cur, AS_WRITTEN, &ctx));
 		if (dwarf_tag(&cur) != DW_TAG_typedef)
 			break;
 		if (t.n >= KABI_MAX_TYPE_DEPTH) {
-			rd_fail(r, "typedef chain longer than %d at DIE 0x%" PRIx64,
-				KABI_MAX_TYPE_DEPTH, (uint64_t)dwarf_dieoffset(die));
+			rd_fail(r,
+				"typedef chain longer than %d at DIE 0x%" PRIx64,
+				KABI_MAX_TYPE_DEPTH,
+				(uint64_t)dwarf_dieoffset(die));
 			break;
 		}
 		owner = dwarf_diename(&cur);

@@ -47,8 +47,10 @@ static uint64_t mum(uint64_t a, uint64_t b)
 static void fp_mix(struct fp *f, uint64_t v)
 {
 	/* the constants added keep a lane from sticking at zero */
-	f->h[0] = mum(f->h[0] ^ v, UINT64_C(0x9e3779b97f4a7c15)) + UINT64_C(0x2545f4914f6cdd1d);
-	f->h[1] = mum(f->h[1] + v, UINT64_C(0xc2b2ae3d27d4eb4f)) ^ UINT64_C(0x632be59bd9b4e019);
+	f->h[0] = mum(f->h[0] ^ v, UINT64_C(0x9e3779b97f4a7c15)) +
+		  UINT64_C(0x2545f4914f6cdd1d);
+	f->h[1] = mum(f->h[1] + v, UINT64_C(0xc2b2ae3d27d4eb4f)) ^
+		  UINT64_C(0x632be59bd9b4e019);
 }
 
 static void fp_end(struct fp *f)
@@ -74,14 +76,14 @@ static void fp_bytes(struct fp *f, const void *p, size_t n)
 	}
 }
 
-void fp_die(struct reader *r, Dwarf_Die *die, struct fp *f,
-		   unsigned depth, bool child);
+void fp_die(struct reader *r, Dwarf_Die *die, struct fp *f, unsigned depth,
+	    bool child);
 
 struct fp_walk {
 	struct reader *r;
 	struct fp *f;
 	unsigned depth;
-	int tag;		/* of the DIE whose attributes these are */
+	int tag; /* of the DIE whose attributes these are */
 };
 
 /* A named aggregate as a use reads it: its name, and unless the use is a
@@ -179,7 +181,7 @@ static int fp_attr(Dwarf_Attribute *a, void *arg)
 		if (dwarf_formudata(a, &u) != 0)
 			f->never = true;
 		else if (at == DW_AT_decl_file)
-			u = (uintptr_t)decl_file_name(w->r, u);	/* interned */
+			u = (uintptr_t)decl_file_name(w->r, u); /* interned */
 		fp_mix(f, (uint64_t)at << 16 | 0xffff);
 		fp_mix(f, u);
 		return f->never ? DWARF_CB_ABORT : DWARF_CB_OK;
@@ -199,7 +201,8 @@ static int fp_attr(Dwarf_Attribute *a, void *arg)
 		}
 		{
 			struct fp t = { .h = { 0, 0 } };
-			struct memo_ent *e = memo_slot(w->r, dwarf_dieoffset(&target));
+			struct memo_ent *e =
+				memo_slot(w->r, dwarf_dieoffset(&target));
 			int tag;
 
 			/* a memoised target needs no abbreviation lookup */
@@ -209,11 +212,14 @@ static int fp_attr(Dwarf_Attribute *a, void *arg)
 				break;
 			}
 			tag = dwarf_tag(&target);
-			if (is_aggregate(tag) && dwarf_hasattr(&target, DW_AT_name))
+			if (is_aggregate(tag) &&
+			    dwarf_hasattr(&target, DW_AT_name))
 				fp_use(w->r, &target, tag,
 				       w->tag == DW_TAG_pointer_type ||
-				       w->tag == DW_TAG_reference_type ||
-				       w->tag == DW_TAG_rvalue_reference_type,
+					       w->tag ==
+						       DW_TAG_reference_type ||
+					       w->tag ==
+						       DW_TAG_rvalue_reference_type,
 				       &t, w->depth);
 			else
 				fp_die(w->r, &target, &t, w->depth + 1, false);
@@ -277,7 +283,7 @@ static int fp_attr(Dwarf_Attribute *a, void *arg)
 		f->never = true;
 	}
 	if (f->never) {
-		(void)dwarf_errno();	/* reading in full reports it */
+		(void)dwarf_errno(); /* reading in full reports it */
 		return DWARF_CB_ABORT;
 	}
 	return DWARF_CB_OK;
@@ -287,8 +293,8 @@ static int fp_attr(Dwarf_Attribute *a, void *arg)
  * aggregate below the top (DEPTH 0) of the walk.  Only DIEs that a
  * reference can reach are memoised, not CHILDren (members, enumerators,
  * parameters, subranges), which only their parent reaches. */
-void fp_die(struct reader *r, Dwarf_Die *die, struct fp *f,
-		   unsigned depth, bool child)
+void fp_die(struct reader *r, Dwarf_Die *die, struct fp *f, unsigned depth,
+	    bool child)
 {
 	Dwarf_Off off = dwarf_dieoffset(die);
 	int tag = dwarf_tag(die);
@@ -308,7 +314,7 @@ void fp_die(struct reader *r, Dwarf_Die *die, struct fp *f,
 	}
 	if ((e && e->fp_state != FP_NONE) || depth > KABI_MAX_TYPE_DEPTH ||
 	    (tag == DW_TAG_enumeration_type && !named_agg)) {
-		f->never = true;	/* a cycle, too deep, or an anonymous enum */
+		f->never = true; /* a cycle, too deep, or an anonymous enum */
 		return;
 	}
 	if (e)
@@ -333,7 +339,7 @@ void fp_die(struct reader *r, Dwarf_Die *die, struct fp *f,
 	fp_end(f);
 	if (!e)
 		return;
-	e = memo_slot(r, off);	/* the table may have grown */
+	e = memo_slot(r, off); /* the table may have grown */
 	e->fp_state = f->never ? FP_NEVER : FP_DONE;
 	e->fp[0] = f->h[0];
 	e->fp[1] = f->h[1];
@@ -365,14 +371,15 @@ void seen_add(struct reader *r, const uint64_t k[2])
 	size_t i;
 
 	if (2 * (r->seen_n + 1) > r->seen_slots) {
-		uint64_t (*old)[2] = r->seen;
+		uint64_t(*old)[2] = r->seen;
 		size_t n = r->seen_slots;
 
 		r->seen_slots = n ? 2 * n : 4096;
 		r->seen = xcalloc(r->seen_slots, sizeof(*r->seen));
 		for (i = 0; i < n; i++)
 			if (old[i][0] || old[i][1])
-				memcpy(r->seen[seen_slot(r, old[i])], old[i], sizeof(*old));
+				memcpy(r->seen[seen_slot(r, old[i])], old[i],
+				       sizeof(*old));
 		free(old);
 	}
 	i = seen_slot(r, k);

@@ -38,8 +38,10 @@ void path_normalise(struct sb *out, const char *p)
 			/* nothing */
 		} else if (n == 2 && p[0] == '.' && p[1] == '.' &&
 			   out->len > base &&
-			   !(out->len - base >= 2 && strcmp(out->buf + out->len - 2, "..") == 0 &&
-			     (out->len - base == 2 || out->buf[out->len - 3] == '/'))) {
+			   !(out->len - base >= 2 &&
+			     strcmp(out->buf + out->len - 2, "..") == 0 &&
+			     (out->len - base == 2 ||
+			      out->buf[out->len - 3] == '/'))) {
 			char *slash = strrchr(out->buf + base, '/');
 
 			out->len = slash ? (size_t)(slash - out->buf) : base;
@@ -141,7 +143,7 @@ static const char *lc_string(struct reader *r, struct lcur *c, uint64_t form,
 			c->bad = true;
 			return NULL;
 		}
-		s = (const void *)c->p;	/* any pointer: the string starts here */
+		s = (const void *)c->p; /* any pointer: the string starts here */
 		c->p = z + 1;
 		return (const char *)s;
 	case DW_FORM_line_strp:
@@ -228,11 +230,11 @@ int line_files(struct reader *r, Dwarf_Word off)
 	c.end = c.p + len;
 	if (lc_fixed(&c, 2) != 5)
 		return -1;
-	lc_skip(&c, 2);			/* address and segment selector size */
-	lc_skip(&c, offsz);		/* header_length */
-	lc_skip(&c, 4);			/* min_inst, max_ops, is_stmt, line_base */
-	lc_skip(&c, 1);			/* line_range */
-	k = (unsigned)lc_fixed(&c, 1);	/* opcode_base */
+	lc_skip(&c, 2);	    /* address and segment selector size */
+	lc_skip(&c, offsz); /* header_length */
+	lc_skip(&c, 4);	    /* min_inst, max_ops, is_stmt, line_base */
+	lc_skip(&c, 1);	    /* line_range */
+	k = (unsigned)lc_fixed(&c, 1); /* opcode_base */
 	lc_skip(&c, k ? k - 1 : 0);
 
 	nfmt = lc_formats(&c, fmt);
@@ -311,8 +313,9 @@ void line_sections(struct reader *r, Dwarf *dw)
 			s = &r->str_sec;
 		else
 			continue;
-		if ((sh.sh_flags & SHF_COMPRESSED) || sh.sh_type == SHT_NOBITS ||
-		    !(d = elf_rawdata(scn, NULL)) || !d->d_buf || d->d_size != sh.sh_size)
+		if ((sh.sh_flags & SHF_COMPRESSED) ||
+		    sh.sh_type == SHT_NOBITS || !(d = elf_rawdata(scn, NULL)) ||
+		    !d->d_buf || d->d_size != sh.sh_size)
 			continue;
 		s->p = d->d_buf;
 		s->n = d->d_size;
@@ -367,7 +370,8 @@ static struct fname_ent *fname_slot(struct reader *r, const char *const key[3])
 		free(old);
 	}
 	i = hash_bytes(key, 3 * sizeof(*key), 0) & (r->fnames_slots - 1);
-	while (r->fnames[i].norm && memcmp(r->fnames[i].key, key, 3 * sizeof(*key)))
+	while (r->fnames[i].norm &&
+	       memcmp(r->fnames[i].key, key, 3 * sizeof(*key)))
 		i = (i + 1) & (r->fnames_slots - 1);
 	return &r->fnames[i];
 }
@@ -417,7 +421,8 @@ const char *decl_file_name(struct reader *r, Dwarf_Word idx)
 	if (r->file_names[idx])
 		return r->file_names[idx];
 	if (r->own_files) {
-		const char *key[3] = { r->lfiles[idx][0], r->lfiles[idx][1], r->comp_dir };
+		const char *key[3] = { r->lfiles[idx][0], r->lfiles[idx][1],
+				       r->comp_dir };
 
 		fe = fname_slot(r, key);
 		if (fe->norm)

@@ -183,8 +183,8 @@ static int member_cmp(const struct member *a, const struct member *b)
 	int r;
 
 	if ((r = ncmp(a->bitpos, b->bitpos)) || (r = scmp(a->name, b->name)) ||
-	    (r = ncmp(a->bitsize, b->bitsize)) || (r = icmp(a->size, b->size)) ||
-	    (r = scmp(a->type, b->type)))
+	    (r = ncmp(a->bitsize, b->bitsize)) ||
+	    (r = icmp(a->size, b->size)) || (r = scmp(a->type, b->type)))
 		return r;
 	return scmp(a->resolved, b->resolved);
 }
@@ -351,7 +351,8 @@ static void add(struct model *m, const struct ktype *t, bool foreign)
 	h = ktype_hash(t);
 	if (2 * (m->ntypes + 1) > m->nslots)
 		model_rehash(m);
-	for (i = h & (m->nslots - 1); m->slots[i]; i = (i + 1) & (m->nslots - 1)) {
+	for (i = h & (m->nslots - 1); m->slots[i];
+	     i = (i + 1) & (m->nslots - 1)) {
 		const struct ktype *o = m->types[m->slots[i] - 1];
 
 		if (o->hash == h && ktype_cmp(o, t) == 0)

@@ -15,15 +15,14 @@
 
 #include "kabi.h"
 
-
 enum name_mode { AS_WRITTEN, RESOLVED };
 
 /* How an anonymous aggregate met on the way is named. */
 struct actx {
-	const char *parent;	/* full name of the user: "struct foo" */
-	const char *path;	/* "foo" + ".", the prefix of the new name */
-	const char *seg;	/* "<anon@8>", "s" or "<anon>" */
-	bool intrinsic;		/* set by the typedef itself: memo is safe */
+	const char *parent; /* full name of the user: "struct foo" */
+	const char *path;   /* "foo" + ".", the prefix of the new name */
+	const char *seg;    /* "<anon@8>", "s" or "<anon>" */
+	bool intrinsic;	    /* set by the typedef itself: memo is safe */
 };
 
 /* A normalised file name by the addresses of the strings it came from
@@ -42,27 +41,27 @@ struct lsec {
 
 struct memo_ent {
 	Dwarf_Off off;
-	const char *str[2];	/* per name_mode */
-	uint64_t fp[2];		/* fingerprint, once fp_state is FP_DONE */
-	uint32_t gen;		/* live while equal to the reader's memo_gen */
+	const char *str[2]; /* per name_mode */
+	uint64_t fp[2];	    /* fingerprint, once fp_state is FP_DONE */
+	uint32_t gen;	    /* live while equal to the reader's memo_gen */
 	uint8_t fp_state;
-	int64_t align;		/* members_align, 0 until known */
+	int64_t align; /* members_align, 0 until known */
 };
 
 enum { FP_NONE, FP_BUSY, FP_DONE, FP_NEVER };
 
 struct reader {
 	const char *path;
-	char **err;		/* where the one failure message goes */
+	char **err; /* where the one failure message goes */
 	const struct read_opts *opts;
 	struct model *model;
 	bool big_endian;
 	bool failed;
-	uint64_t info_size;	/* .debug_info bytes, 0 if compressed */
-	bool debug_relocs;	/* ET_REL with relocations for .debug_* */
-	bool relocated;		/* read through libdwfl, which applies them */
-	size_t unit;		/* index of the unit being read */
-	size_t fail_unit;	/* where the failure was, to pick one */
+	uint64_t info_size; /* .debug_info bytes, 0 if compressed */
+	bool debug_relocs;  /* ET_REL with relocations for .debug_* */
+	bool relocated;	    /* read through libdwfl, which applies them */
+	size_t unit;	    /* index of the unit being read */
+	size_t fail_unit;   /* where the failure was, to pick one */
 	/* per CU */
 	Dwarf_Die cudie;
 	uint8_t addr_size;
@@ -74,7 +73,7 @@ struct reader {
 	size_t nunit_dirs;
 	Dwarf_Files *files;
 	size_t nfiles;
-	const char **file_names;	/* normalised, lazily */
+	const char **file_names; /* normalised, lazily */
 	/* the unit's file table as read by line_files: directory (NULL for
 	 * an absolute name) and name; used instead of files when own_files */
 	struct lsec line_sec, line_str_sec, str_sec;
@@ -90,7 +89,7 @@ struct reader {
 	size_t fnames_slots, fnames_n;
 	struct memo_ent *memo;
 	size_t memo_slots, memo_n;
-	uint32_t memo_gen;	/* a new unit empties the memo in one step */
+	uint32_t memo_gen; /* a new unit empties the memo in one step */
 	/* fingerprints of the types emitted so far, all units */
 	uint64_t (*seen)[2];
 	size_t seen_slots, seen_n;
@@ -112,7 +111,7 @@ struct reader {
 /* A fingerprint being made (fingerprint.c). */
 struct fp {
 	uint64_t h[2];
-	bool never;		/* cannot be fingerprinted: read in full */
+	bool never; /* cannot be fingerprinted: read in full */
 };
 
 /* One open input: libelf and libdw (or libdwfl) handles of its own. */
@@ -128,8 +127,7 @@ void rd_fail(struct reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void rd_dwfail(struct reader *r, const char *call);
 const char *intern(struct reader *r, const char *s);
-int attr_udata(struct reader *r, Dwarf_Die *die, unsigned at,
-		      Dwarf_Word *out);
+int attr_udata(struct reader *r, Dwarf_Die *die, unsigned at, Dwarf_Word *out);
 int attr_size(struct reader *r, Dwarf_Die *die, Dwarf_Word *out);
 int attr_flag(Dwarf_Die *die, unsigned at);
 int attr_type(struct reader *r, Dwarf_Die *die, Dwarf_Die *out);
@@ -154,24 +152,24 @@ void memo_clear(struct reader *r);
 int64_t type_size(struct reader *r, Dwarf_Die *die);
 bool is_aggregate(int tag);
 enum kind tag_kind(int tag);
-bool enum_block_value(struct reader *r, Dwarf_Attribute *a,
-			     Dwarf_Die *die, const char *name,
-			     const struct ktype *t, struct enumerator *e);
+bool enum_block_value(struct reader *r, Dwarf_Attribute *a, Dwarf_Die *die,
+		      const char *name, const struct ktype *t,
+		      struct enumerator *e);
 void join(struct sb *out, const char *head, const char *inner);
-const char *type_name(struct reader *r, Dwarf_Die *die,
-			     enum name_mode mode, const struct actx *ctx);
+const char *type_name(struct reader *r, Dwarf_Die *die, enum name_mode mode,
+		      const struct actx *ctx);
 
 /* emit.c */
 void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
-			   const char *parent);
+		    const char *parent);
 void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
-		      const char *parent);
+	       const char *parent);
 void emit_typedef(struct reader *r, Dwarf_Die *die, const char *name);
 void anon_enum_top(struct reader *r, Dwarf_Die *die);
 
 /* fingerprint.c */
-void fp_die(struct reader *r, Dwarf_Die *die, struct fp *f,
-		   unsigned depth, bool child);
+void fp_die(struct reader *r, Dwarf_Die *die, struct fp *f, unsigned depth,
+	    bool child);
 bool seen_has(struct reader *r, const uint64_t k[2]);
 void seen_add(struct reader *r, const uint64_t k[2]);
 

@@ -54,8 +54,7 @@ const char *intern(struct reader *r, const char *s)
 /* ---- attributes ------------------------------------------------------ */
 
 /* 1 present, 0 absent, -1 error (reported) */
-int attr_udata(struct reader *r, Dwarf_Die *die, unsigned at,
-		      Dwarf_Word *out)
+int attr_udata(struct reader *r, Dwarf_Die *die, unsigned at, Dwarf_Word *out)
 {
 	Dwarf_Attribute a;
 
@@ -74,7 +73,9 @@ int attr_size(struct reader *r, Dwarf_Die *die, Dwarf_Word *out)
 	int rc = attr_udata(r, die, DW_AT_byte_size, out);
 
 	if (rc == 1 && *out > (Dwarf_Word)INT64_MAX / 8) {
-		rd_fail(r, "DW_AT_byte_size %" PRIu64 " too large at DIE 0x%" PRIx64,
+		rd_fail(r,
+			"DW_AT_byte_size %" PRIu64
+			" too large at DIE 0x%" PRIx64,
 			(uint64_t)*out, (uint64_t)dwarf_dieoffset(die));
 		return -1;
 	}
@@ -105,7 +106,6 @@ int attr_type(struct reader *r, Dwarf_Die *die, Dwarf_Die *out)
 	return 1;
 }
 
-
 static void read_top(struct reader *r, Dwarf_Die *die)
 {
 	int tag = dwarf_tag(die);
@@ -122,9 +122,14 @@ static void read_top(struct reader *r, Dwarf_Die *die)
 		 * anonymous enums, unless no use in this CU names them */
 		if (tag == DW_TAG_enumeration_type) {
 			if (r->nanon_enums == r->anon_enums_cap) {
-				r->anon_enums_cap = r->anon_enums_cap ? 2 * r->anon_enums_cap : 16;
-				r->anon_enums = xrealloc(r->anon_enums,
-							 r->anon_enums_cap * sizeof(*r->anon_enums));
+				r->anon_enums_cap =
+					r->anon_enums_cap ?
+						2 * r->anon_enums_cap :
+						16;
+				r->anon_enums = xrealloc(
+					r->anon_enums,
+					r->anon_enums_cap *
+						sizeof(*r->anon_enums));
 			}
 			r->anon_enums[r->nanon_enums++] = *die;
 		}
@@ -175,10 +180,11 @@ static void read_unit(struct reader *r, Dwarf_Die *cudie)
 	} else if (dwarf_getsrcfiles(cudie, &r->files, &r->nfiles) != 0) {
 		r->files = NULL;
 		r->nfiles = 0;
-		(void)dwarf_errno();	/* a unit without line table has no decl_file */
+		(void)dwarf_errno(); /* a unit without line table has no decl_file */
 	}
 	free(r->file_names);
-	r->file_names = xcalloc(r->nfiles ? r->nfiles : 1, sizeof(*r->file_names));
+	r->file_names =
+		xcalloc(r->nfiles ? r->nfiles : 1, sizeof(*r->file_names));
 	memo_clear(r);
 
 	r->ndone = 0;
@@ -195,8 +201,8 @@ static void read_unit(struct reader *r, Dwarf_Die *cudie)
 	for (i = 0; i < r->nanon_enums && !r->failed; i++) {
 		Dwarf_Off off = dwarf_dieoffset(&r->anon_enums[i]);
 
-		if (!r->ndone ||
-		    !bsearch(&off, r->done, r->ndone, sizeof(*r->done), off_cmp))
+		if (!r->ndone || !bsearch(&off, r->done, r->ndone,
+					  sizeof(*r->done), off_cmp))
 			anon_enum_top(r, &r->anon_enums[i]);
 	}
 }
@@ -216,12 +222,15 @@ static int check_units(struct reader *r, Dwarf *dw)
 		if (r->info_size && next > r->info_size)
 			break;
 		if (version < 2 || version > 5) {
-			rd_fail(r, "unsupported DWARF version %u at .debug_info offset 0x%" PRIx64 " (kabi reads 2 to 5)",
+			rd_fail(r,
+				"unsupported DWARF version %u at .debug_info offset 0x%" PRIx64
+				" (kabi reads 2 to 5)",
 				version, (uint64_t)off);
 			return -1;
 		}
 		if (asz != 2 && asz != 4 && asz != 8) {
-			rd_fail(r, "unsupported address size %u at .debug_info offset 0x%" PRIx64,
+			rd_fail(r,
+				"unsupported address size %u at .debug_info offset 0x%" PRIx64,
 				asz, (uint64_t)off);
 			return -1;
 		}
@@ -232,7 +241,8 @@ static int check_units(struct reader *r, Dwarf *dw)
 		return -1;
 	}
 	if (r->info_size && off != r->info_size) {
-		rd_fail(r, "corrupt unit header at .debug_info offset 0x%" PRIx64,
+		rd_fail(r,
+			"corrupt unit header at .debug_info offset 0x%" PRIx64,
 			(uint64_t)off);
 		return -1;
 	}
@@ -268,15 +278,18 @@ static void read_dwarf(struct reader *r, Dwarf *dw, size_t stride, size_t slot)
 		 * it crashes for types it does not know */
 		if (version == 5 && (unit_type < DW_UT_compile ||
 				     unit_type > DW_UT_split_type)) {
-			rd_fail(r, "unsupported DWARF 5 unit type 0x%x", unit_type);
+			rd_fail(r, "unsupported DWARF 5 unit type 0x%x",
+				unit_type);
 			return;
 		}
-		if (unit_type == DW_UT_skeleton || unit_type == DW_UT_split_compile ||
+		if (unit_type == DW_UT_skeleton ||
+		    unit_type == DW_UT_split_compile ||
 		    unit_type == DW_UT_split_type ||
 		    dwarf_hasattr(&cudie, DW_AT_GNU_dwo_id) ||
 		    dwarf_hasattr(&cudie, DW_AT_GNU_dwo_name) ||
 		    dwarf_hasattr(&cudie, DW_AT_dwo_name)) {
-			rd_fail(r, "split DWARF (skeleton unit, types in a .dwo file) is not supported");
+			rd_fail(r,
+				"split DWARF (skeleton unit, types in a .dwo file) is not supported");
 			return;
 		}
 		if (!dwarf_diecu(&cudie, &cudie, &asz, &osz)) {
@@ -285,14 +298,15 @@ static void read_dwarf(struct reader *r, Dwarf *dw, size_t stride, size_t slot)
 		}
 		r->addr_size = asz;
 		if (unit_type == DW_UT_type || unit_type == DW_UT_split_type)
-			read_unit(r, &subdie);	/* children of the type DIE's unit */
+			read_unit(
+				r,
+				&subdie); /* children of the type DIE's unit */
 		else
 			read_unit(r, &cudie);
 	}
 	if (!r->failed && rc < 0)
 		rd_dwfail(r, "dwarf_get_units");
 }
-
 
 static int dir_cmp(const void *a, const void *b)
 {
@@ -316,7 +330,8 @@ static size_t unit_dirs_collect(Dwarf *dw, char ***dirs)
 	while (dwarf_get_units(dw, cu, &cu, NULL, NULL, &cudie, NULL) == 0) {
 		Dwarf_Attribute a;
 		const char *d = dwarf_attr(&cudie, DW_AT_comp_dir, &a) ?
-				dwarf_formstring(&a) : NULL;
+					dwarf_formstring(&a) :
+					NULL;
 
 		if (!d)
 			continue;
@@ -374,7 +389,7 @@ static void *slot_main(void *arg)
 	int rc = handle_open(&s->r, s->r.path, &h);
 
 	if (rc > 0)
-		handle_close(&h);	/* read_file checked it has DWARF */
+		handle_close(&h); /* read_file checked it has DWARF */
 	if (rc != 0)
 		return NULL;
 	read_dwarf(&s->r, h.dw, s->stride, s->index);
@@ -427,15 +442,18 @@ int read_file(struct model *m, const char *path, const struct read_opts *o,
 		for (i = 1; i < nslots; i++) {
 			struct slot *s = &slots[i];
 
-			s->r = (struct reader){ .path = path, .opts = o,
-						.model = model_new(), .err = &s->err,
+			s->r = (struct reader){ .path = path,
+						.opts = o,
+						.model = model_new(),
+						.err = &s->err,
 						.unit_dirs = r.unit_dirs,
 						.nunit_dirs = ndirs };
 			s->stride = nslots;
 			s->index = i;
-			s->started = pthread_create(&s->tid, NULL, slot_main, s) == 0;
+			s->started = pthread_create(&s->tid, NULL, slot_main,
+						    s) == 0;
 			if (!s->started)
-				slot_main(s);	/* no thread: same work, here */
+				slot_main(s); /* no thread: same work, here */
 		}
 	}
 	read_dwarf(&r, h.dw, nslots, 0);
@@ -448,7 +466,8 @@ int read_file(struct model *m, const char *path, const struct read_opts *o,
 
 		if (s->started)
 			pthread_join(s->tid, NULL);
-		if (s->r.failed && (!first || s->r.fail_unit < first->fail_unit))
+		if (s->r.failed &&
+		    (!first || s->r.fail_unit < first->fail_unit))
 			first = &s->r;
 	}
 	if (first && first != &r) {

@@ -84,8 +84,10 @@ static int attr_bound(struct reader *r, Dwarf_Die *die, unsigned at,
 			rd_dwfail(r, "dwarf_formudata");
 			return -1;
 		}
-		*out = dwarf_whatform(&a) == DW_FORM_data8 ? enum_value_signed(u) :
-			u > INT64_MAX ? INT64_MAX : (int64_t)u;
+		*out = dwarf_whatform(&a) == DW_FORM_data8 ?
+			       enum_value_signed(u) :
+		       u > INT64_MAX ? INT64_MAX :
+				       (int64_t)u;
 		return 1;
 	default:
 		return 2;
@@ -173,8 +175,10 @@ int64_t type_size(struct reader *r, Dwarf_Die *die)
 			return r->addr_size;
 		case DW_TAG_array_type:
 			if (++r->depth > KABI_MAX_TYPE_DEPTH) {
-				rd_fail(r, "type nesting deeper than %d at DIE 0x%" PRIx64,
-					KABI_MAX_TYPE_DEPTH, (uint64_t)dwarf_dieoffset(&t));
+				rd_fail(r,
+					"type nesting deeper than %d at DIE 0x%" PRIx64,
+					KABI_MAX_TYPE_DEPTH,
+					(uint64_t)dwarf_dieoffset(&t));
 				return SIZE_UNKNOWN;
 			}
 			{
@@ -262,7 +266,7 @@ enum kind tag_kind(int tag)
 }
 
 void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
-			   const char *parent);
+		    const char *parent);
 /*
  * An enumerator value held in a block: Clang writes the values of an enum
  * with a 128-bit underlying type as 16-byte blocks, and DWARF 5 has
@@ -270,9 +274,9 @@ void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
  * Values up to 128 bits are read; a value that does not fit its enum is
  * an error rather than a silent truncation.
  */
-bool enum_block_value(struct reader *r, Dwarf_Attribute *a,
-			     Dwarf_Die *die, const char *name,
-			     const struct ktype *t, struct enumerator *e)
+bool enum_block_value(struct reader *r, Dwarf_Attribute *a, Dwarf_Die *die,
+		      const char *name, const struct ktype *t,
+		      struct enumerator *e)
 {
 	Dwarf_Block blk;
 	uint64_t lo = 0, hi = 0;
@@ -283,13 +287,17 @@ bool enum_block_value(struct reader *r, Dwarf_Attribute *a,
 		return false;
 	}
 	if (blk.length == 0 || blk.length > 16) {
-		rd_fail(r, "enumerator '%s' at DIE 0x%" PRIx64 " has a %zu-byte value; kabi reads values of 1 to 16 bytes",
-			name, (uint64_t)dwarf_dieoffset(die), (size_t)blk.length);
+		rd_fail(r,
+			"enumerator '%s' at DIE 0x%" PRIx64
+			" has a %zu-byte value; kabi reads values of 1 to 16 bytes",
+			name, (uint64_t)dwarf_dieoffset(die),
+			(size_t)blk.length);
 		return false;
 	}
 	for (i = 0; i < blk.length; i++) {
 		/* byte i from the least significant end */
-		uint64_t byte = blk.data[r->big_endian ? blk.length - 1 - i : i];
+		uint64_t byte =
+			blk.data[r->big_endian ? blk.length - 1 - i : i];
 
 		if (i < 8)
 			lo |= byte << (8 * i);
@@ -303,8 +311,9 @@ bool enum_block_value(struct reader *r, Dwarf_Attribute *a,
 			lo |= ~UINT64_C(0) << (8 * blk.length);
 			hi = ~UINT64_C(0);
 		} else {
-			hi |= blk.length == 8 ? ~UINT64_C(0) :
-			      ~UINT64_C(0) << (8 * (blk.length - 8));
+			hi |= blk.length == 8 ?
+				      ~UINT64_C(0) :
+				      ~UINT64_C(0) << (8 * (blk.length - 8));
 		}
 	}
 	if (t->size <= 8 && t->size > 0) {
@@ -312,7 +321,10 @@ bool enum_block_value(struct reader *r, Dwarf_Attribute *a,
 		uint64_t ext = t->is_signed && lo >> 63 ? ~UINT64_C(0) : 0;
 
 		if (hi != ext) {
-			rd_fail(r, "enumerator '%s' at DIE 0x%" PRIx64 " has a value wider than its %" PRId64 "-byte enum",
+			rd_fail(r,
+				"enumerator '%s' at DIE 0x%" PRIx64
+				" has a value wider than its %" PRId64
+				"-byte enum",
 				name, (uint64_t)dwarf_dieoffset(die), t->size);
 			return false;
 		}
@@ -324,7 +336,7 @@ bool enum_block_value(struct reader *r, Dwarf_Attribute *a,
 }
 
 void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
-		      const char *parent);
+	       const char *parent);
 
 /* Name of an anonymous aggregate met through CTX; materialise it. */
 static const char *anon_name(struct reader *r, Dwarf_Die *die,
@@ -352,9 +364,10 @@ static const char *anon_name(struct reader *r, Dwarf_Die *die,
 		return sb_str(out);
 	for (i = 0; i < r->nactive; i++)
 		if (r->active[i] == off)
-			return sb_str(out);	/* a cycle: named, not re-emitted */
+			return sb_str(out); /* a cycle: named, not re-emitted */
 	if (r->nactive == KABI_MAX_TYPE_DEPTH) {
-		rd_fail(r, "anonymous types nested deeper than %d at DIE 0x%" PRIx64,
+		rd_fail(r,
+			"anonymous types nested deeper than %d at DIE 0x%" PRIx64,
 			KABI_MAX_TYPE_DEPTH, (uint64_t)off);
 		return sb_str(out);
 	}
@@ -477,8 +490,9 @@ static void pointer_decl(struct reader *r, Dwarf_Die *die, int tag,
 			 const struct actx *ctx, const char *inner,
 			 struct sb *out, bool *ctx_used)
 {
-	const char *star = tag == DW_TAG_pointer_type ? "*" :
-			   tag == DW_TAG_reference_type ? "&" : "&&";
+	const char *star = tag == DW_TAG_pointer_type	? "*" :
+			   tag == DW_TAG_reference_type ? "&" :
+							  "&&";
 	struct sb tmp, head;
 	Dwarf_Die next;
 	int rc;
@@ -489,11 +503,12 @@ static void pointer_decl(struct reader *r, Dwarf_Die *die, int tag,
 	if (quals) {
 		sb_add(&tmp, " ");
 		add_quals(&tmp, quals);
-		tmp.len--;	/* drop the trailing space */
+		tmp.len--; /* drop the trailing space */
 		tmp.buf[tmp.len] = '\0';
 	}
 	if (*inner) {
-		if (quals || (inner[0] != '*' && inner[0] != '(' && inner[0] != '&'))
+		if (quals ||
+		    (inner[0] != '*' && inner[0] != '(' && inner[0] != '&'))
 			sb_add(&tmp, " ");
 		sb_add(&tmp, inner);
 	}
@@ -536,7 +551,8 @@ static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 	if (r->failed)
 		return;
 	if (++r->depth > KABI_MAX_TYPE_DEPTH) {
-		rd_fail(r, "type reference cycle or nesting deeper than %d at DIE 0x%" PRIx64,
+		rd_fail(r,
+			"type reference cycle or nesting deeper than %d at DIE 0x%" PRIx64,
 			KABI_MAX_TYPE_DEPTH, (uint64_t)dwarf_dieoffset(die));
 		r->depth--;
 		return;
@@ -550,7 +566,8 @@ static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 
 		for (i = 0; i + 1 < r->depth; i++) {
 			if (r->spelling[i] == off) {
-				rd_fail(r, "type reference cycle at DIE 0x%" PRIx64,
+				rd_fail(r,
+					"type reference cycle at DIE 0x%" PRIx64,
 					(uint64_t)off);
 				r->depth--;
 				return;
@@ -558,7 +575,9 @@ static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 		}
 		r->spelling[r->depth - 1] = off;
 		if (++r->steps > KABI_MAX_NAME_STEPS) {
-			rd_fail(r, "type at DIE 0x%" PRIx64 " takes more than %d steps to spell",
+			rd_fail(r,
+				"type at DIE 0x%" PRIx64
+				" takes more than %d steps to spell",
 				(uint64_t)r->spelling[0], KABI_MAX_NAME_STEPS);
 			r->depth--;
 			return;
@@ -589,7 +608,8 @@ static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 			goto out;
 		}
 		if (++qhops > KABI_MAX_TYPE_DEPTH) {
-			rd_fail(r, "type reference cycle through qualifiers at DIE 0x%" PRIx64,
+			rd_fail(r,
+				"type reference cycle through qualifiers at DIE 0x%" PRIx64,
 				(uint64_t)dwarf_dieoffset(die));
 			goto out;
 		}
@@ -599,7 +619,8 @@ static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
 	case DW_TAG_rvalue_reference_type:
-		pointer_decl(r, &t, tag, quals, mode, ctx, inner, out, ctx_used);
+		pointer_decl(r, &t, tag, quals, mode, ctx, inner, out,
+			     ctx_used);
 		goto out;
 	case DW_TAG_array_type: {
 		Dwarf_Die sub;
@@ -613,13 +634,11 @@ static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 				/* [0] (Clang) and [] (GCC) are one layout */
 				switch (subrange_count(r, &sub, &n)) {
 				case 1:
-					if (n > 0)
-{
+					if (n > 0) {
 						sb_add(&tmp, "[");
 						sb_addu(&tmp, (uint64_t)n);
 						sb_add(&tmp, "]");
-					}
-					else
+					} else
 						sb_add(&tmp, "[]");
 					break;
 				case 2:
@@ -638,12 +657,14 @@ static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 		rc = attr_type(r, &t, &next);
 		if (rc <= 0) {
 			if (rc == 0)
-				rd_fail(r, "array without element type at DIE 0x%" PRIx64,
+				rd_fail(r,
+					"array without element type at DIE 0x%" PRIx64,
 					(uint64_t)dwarf_dieoffset(&t));
 			goto out;
 		}
 		/* qualifiers of an array apply to its elements */
-		type_decl_q(r, &next, mode, ctx, sb_str(&tmp), out, ctx_used, quals);
+		type_decl_q(r, &next, mode, ctx, sb_str(&tmp), out, ctx_used,
+			    quals);
 		goto out;
 	}
 	case DW_TAG_subroutine_type: {
@@ -655,7 +676,8 @@ static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 		if (rc == 0)
 			join(out, "void", sb_str(&tmp));
 		else
-			type_decl(r, &next, mode, ctx, sb_str(&tmp), out, ctx_used);
+			type_decl(r, &next, mode, ctx, sb_str(&tmp), out,
+				  ctx_used);
 		goto out;
 	}
 	case DW_TAG_typedef:
@@ -683,7 +705,8 @@ static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 			tctx.seg = "<anon>";
 			tctx.intrinsic = true;
 			/* "const T" with T a pointer typedef is "U * const" */
-			type_decl_q(r, &next, mode, &tctx, inner, out, &unused, quals);
+			type_decl_q(r, &next, mode, &tctx, inner, out, &unused,
+				    quals);
 			sb_release(&path);
 			goto out;
 		}
@@ -693,7 +716,8 @@ static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 		add_quals(&head, quals);
 		if (tag == DW_TAG_base_type) {
 			base_name(r, &t, &head);
-		} else if (tag == DW_TAG_typedef || tag == DW_TAG_unspecified_type) {
+		} else if (tag == DW_TAG_typedef ||
+			   tag == DW_TAG_unspecified_type) {
 			sb_add(&head, name ? name : "<anon>");
 		} else if (is_aggregate(tag)) {
 			if (name) {
@@ -704,10 +728,12 @@ static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 					*ctx_used = true;
 				anon_name(r, &t, mode, ctx, &head);
 			} else {
-				sb_addf(&head, "%s <anon>", kind_name(tag_kind(tag)));
+				sb_addf(&head, "%s <anon>",
+					kind_name(tag_kind(tag)));
 			}
 		} else {
-			rd_fail(r, "unexpected DWARF tag 0x%x as a type at DIE 0x%" PRIx64,
+			rd_fail(r,
+				"unexpected DWARF tag 0x%x as a type at DIE 0x%" PRIx64,
 				(unsigned)tag, (uint64_t)dwarf_dieoffset(&t));
 			goto out;
 		}
@@ -720,8 +746,8 @@ out:
 }
 
 /* Interned name of the type DIE, memoised when context free. */
-const char *type_name(struct reader *r, Dwarf_Die *die,
-			     enum name_mode mode, const struct actx *ctx)
+const char *type_name(struct reader *r, Dwarf_Die *die, enum name_mode mode,
+		      const struct actx *ctx)
 {
 	Dwarf_Off off = dwarf_dieoffset(die);
 	struct memo_ent *e = memo_slot(r, off);

@@ -51,8 +51,10 @@ static void mem_limit_str(char *buf, size_t n)
 	unsigned shift = 30, i;
 
 	for (i = 0; i < 3; i++, shift -= 10) {
-		if (mem_limit >> shift && !(mem_limit & ((UINT64_C(1) << shift) - 1))) {
-			snprintf(buf, n, "%" PRIu64 "%c", mem_limit >> shift, units[i]);
+		if (mem_limit >> shift &&
+		    !(mem_limit & ((UINT64_C(1) << shift) - 1))) {
+			snprintf(buf, n, "%" PRIu64 "%c", mem_limit >> shift,
+				 units[i]);
 			return;
 		}
 	}
@@ -61,7 +63,9 @@ static void mem_limit_str(char *buf, size_t n)
 
 static void mem_charge(size_t n)
 {
-	uint64_t used = atomic_fetch_add_explicit(&mem_used, n, memory_order_relaxed) + n;
+	uint64_t used =
+		atomic_fetch_add_explicit(&mem_used, n, memory_order_relaxed) +
+		n;
 	char lim[32];
 
 	if (!mem_limit || used <= mem_limit)
@@ -72,8 +76,9 @@ static void mem_charge(size_t n)
 		for (;;)
 			pause();
 	mem_limit_str(lim, sizeof(lim));
-	kabi_err("memory limit of %s reached by the types and names read so far (see --max-memory)",
-		 lim);
+	kabi_err(
+		"memory limit of %s reached by the types and names read so far (see --max-memory)",
+		lim);
 	_Exit(KABI_EXIT_ERROR);
 }
 
