@@ -533,6 +533,249 @@ out:
 	sb_release(&head);
 }
 
+/* "QUALS void" around INNER, into OUT. */
+static void void_decl(unsigned quals, const char *inner, struct sb *out)
+{
+	struct sb head;
+
+	sb_init(&head);
+	add_quals(&head, quals);
+	sb_add(&head, "void");
+	join(out, sb_str(&head), inner);
+	sb_release(&head);
+}
+
+/* Enter DIE into the spelling under way; false (failed) when that nests
+ * too deep, meets DIE inside its own spelling or spends the budget.  A
+ * DIE inside its own spelling is a cycle no C type has; shared function
+ * and pointer types could still make the spelling grow exponentially,
+ * hence the step budget.  type_decl_q leaves with r->depth--. */
+static bool spell_enter(struct reader *r, Dwarf_Die *die)
+{
+	Dwarf_Off off;
+	unsigned i;
+
+	if (++r->depth > KABI_MAX_TYPE_DEPTH) {
+		rd_fail(r,
+			"type reference cycle or nesting deeper than %d at DIE 0x%" PRIx64,
+			KABI_MAX_TYPE_DEPTH, (uint64_t)dwarf_dieoffset(die));
+		r->depth--;
+		return false;
+	}
+	off = dwarf_dieoffset(die);
+	for (i = 0; i + 1 < r->depth; i++) {
+		if (r->spelling[i] == off) {
+			rd_fail(r, "type reference cycle at DIE 0x%" PRIx64,
+				(uint64_t)off);
+			r->depth--;
+			return false;
+		}
+	}
+	r->spelling[r->depth - 1] = off;
+	if (++r->steps > KABI_MAX_NAME_STEPS) {
+		rd_fail(r,
+			"type at DIE 0x%" PRIx64
+			" takes more than %d steps to spell",
+			(uint64_t)r->spelling[0], KABI_MAX_NAME_STEPS);
+		r->depth--;
+		return false;
+	}
+	return true;
+}
+
+/* The qualifier bit of TAG, 0 for a tag that is no qualifier. */
+static unsigned qual_bit(int tag)
+{
+	switch (tag) {
+	case DW_TAG_const_type:
+		return Q_CONST;
+	case DW_TAG_volatile_type:
+		return Q_VOLATILE;
+	case DW_TAG_restrict_type:
+		return Q_RESTRICT;
+	case DW_TAG_atomic_type:
+		return Q_ATOMIC;
+	default:
+		return 0;
+	}
+}
+
+/* Collapse the qualifier DIEs from T on (met through DIE) into *QUALS:
+ * producers order them differently.  1 with T the DIE they qualify and
+ * *TAG its tag; 0 when done: a qualified void spelled around INNER into
+ * OUT, or a failure. */
+static int skip_quals(struct reader *r, Dwarf_Die *die, Dwarf_Die *t, int *tag,
+		      unsigned *quals, const char *inner, struct sb *out)
+{
+	unsigned q, hops = 0;
+	int rc;
+
+	for (;;) {
+		*tag = dwarf_tag(t);
+		q = qual_bit(*tag);
+		if (!q)
+			return 1;
+		*quals |= q;
+		rc = attr_type(r, t, t);
+		if (rc < 0)
+			return 0;
+		if (rc == 0) {
+			void_decl(*quals, inner, out);
+			return 0;
+		}
+		if (++hops > KABI_MAX_TYPE_DEPTH) {
+			rd_fail(r,
+				"type reference cycle through qualifiers at DIE 0x%" PRIx64,
+				(uint64_t)dwarf_dieoffset(die));
+			return 0;
+		}
+	}
+}
+
+/* Append the bound of subrange SUB to B; 0, or -1 on failure.  [0]
+ * (Clang) and [] (GCC) are one layout. */
+static int array_bound(struct reader *r, Dwarf_Die *sub, struct sb *b)
+{
+	int64_t n;
+
+	switch (subrange_count(r, sub, &n)) {
+	case 1:
+		if (n > 0) {
+			sb_add(b, "[");
+			sb_addu(b, (uint64_t)n);
+			sb_add(b, "]");
+		} else {
+			sb_add(b, "[]");
+		}
+		return 0;
+	case 2:
+		sb_add(b, "[*]");
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* The declarator of array DIE T around INNER: its bounds, then its
+ * element type, which takes the array's qualifiers QUALS. */
+static void array_decl(struct reader *r, Dwarf_Die *t, unsigned quals,
+		       enum name_mode mode, const struct actx *ctx,
+		       const char *inner, struct sb *out, bool *ctx_used)
+{
+	Dwarf_Die sub, next;
+	struct sb tmp;
+	int rc;
+
+	sb_init(&tmp);
+	sb_add(&tmp, inner);
+	rc = dwarf_child(t, &sub);
+	while (rc == 0) {
+		if (dwarf_tag(&sub) == DW_TAG_subrange_type &&
+		    array_bound(r, &sub, &tmp) < 0)
+			goto out;
+		rc = dwarf_siblingof(&sub, &sub);
+	}
+	if (rc < 0) {
+		rd_dwfail(r, "dwarf_siblingof");
+		goto out;
+	}
+	rc = attr_type(r, t, &next);
+	if (rc <= 0) {
+		if (rc == 0)
+			rd_fail(r,
+				"array without element type at DIE 0x%" PRIx64,
+				(uint64_t)dwarf_dieoffset(t));
+		goto out;
+	}
+	type_decl_q(r, &next, mode, ctx, sb_str(&tmp), out, ctx_used, quals);
+out:
+	sb_release(&tmp);
+}
+
+/* The declarator of function type DIE T around INNER.  Its qualifiers
+ * are dropped: see pointer_decl. */
+static void subroutine_decl(struct reader *r, Dwarf_Die *t, enum name_mode mode,
+			    const struct actx *ctx, const char *inner,
+			    struct sb *out, bool *ctx_used)
+{
+	Dwarf_Die next;
+	struct sb tmp;
+	int rc;
+
+	sb_init(&tmp);
+	sb_add(&tmp, inner);
+	params_decl(r, t, mode, ctx, &tmp, ctx_used);
+	rc = attr_type(r, t, &next);
+	if (rc == 0)
+		join(out, "void", sb_str(&tmp));
+	else if (rc > 0)
+		type_decl(r, &next, mode, ctx, sb_str(&tmp), out, ctx_used);
+	sb_release(&tmp);
+}
+
+/* Typedef DIE T resolved to its target, with QUALS, around INNER.  An
+ * anonymous target is named after the typedef. */
+static void typedef_decl(struct reader *r, Dwarf_Die *t, unsigned quals,
+			 enum name_mode mode, const char *inner, struct sb *out)
+{
+	const char *name = dwarf_diename(t);
+	bool unused = false;
+	struct actx tctx;
+	Dwarf_Die next;
+	struct sb path;
+	int rc;
+
+	rc = attr_type(r, t, &next);
+	if (rc == 0)
+		void_decl(quals, inner, out);
+	if (rc <= 0)
+		return;
+	sb_init(&path);
+	sb_addf(&path, "typedef %s", name ? name : "<anon>");
+	tctx.parent = intern(r, sb_str(&path));
+	sb_reset(&path);
+	sb_addf(&path, "%s.", name ? name : "<anon>");
+	tctx.path = sb_str(&path);
+	tctx.seg = "<anon>";
+	tctx.intrinsic = true;
+	/* "const T" with T a pointer typedef is "U * const" */
+	type_decl_q(r, &next, mode, &tctx, inner, out, &unused, quals);
+	sb_release(&path);
+}
+
+/* The name of a base, typedef (as written), unspecified or aggregate
+ * DIE T with TAG, into HEAD after its qualifiers; -1 (failed) for a tag
+ * that is no type. */
+static int named_decl(struct reader *r, Dwarf_Die *t, int tag,
+		      enum name_mode mode, const struct actx *ctx,
+		      struct sb *head, bool *ctx_used)
+{
+	const char *name = dwarf_diename(t);
+
+	if (tag == DW_TAG_base_type) {
+		base_name(r, t, head);
+	} else if (tag == DW_TAG_typedef || tag == DW_TAG_unspecified_type) {
+		sb_add(head, name ? name : "<anon>");
+	} else if (is_aggregate(tag)) {
+		if (name) {
+			sb_add2(head, kind_name(tag_kind(tag)), " ");
+			sb_add(head, name);
+		} else if (!attr_flag(t, DW_AT_declaration)) {
+			if (ctx && !ctx->intrinsic)
+				*ctx_used = true;
+			anon_name(r, t, mode, ctx, head);
+		} else {
+			sb_addf(head, "%s <anon>", kind_name(tag_kind(tag)));
+		}
+	} else {
+		rd_fail(r,
+			"unexpected DWARF tag 0x%x as a type at DIE 0x%" PRIx64,
+			(unsigned)tag, (uint64_t)dwarf_dieoffset(t));
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * C declarator for DIE around INNER: pointer and qualifier text goes to
  * the left of INNER, array and function suffixes to its right.  Q0 holds
@@ -542,207 +785,43 @@ static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 			const struct actx *ctx, const char *inner,
 			struct sb *out, bool *ctx_used, unsigned q0)
 {
-	Dwarf_Die t = *die, next;
-	unsigned quals = q0, qhops = 0;
-	struct sb tmp, head;
-	const char *name;
-	int tag, rc;
+	Dwarf_Die t = *die;
+	unsigned quals = q0;
+	struct sb head;
+	int tag;
 
-	if (r->failed)
+	if (r->failed || !spell_enter(r, die))
 		return;
-	if (++r->depth > KABI_MAX_TYPE_DEPTH) {
-		rd_fail(r,
-			"type reference cycle or nesting deeper than %d at DIE 0x%" PRIx64,
-			KABI_MAX_TYPE_DEPTH, (uint64_t)dwarf_dieoffset(die));
-		r->depth--;
-		return;
-	}
-	/* A DIE inside its own spelling is a cycle no C type has; shared
-	 * function and pointer types could still make the spelling grow
-	 * exponentially, hence the step budget. */
-	{
-		Dwarf_Off off = dwarf_dieoffset(die);
-		unsigned i;
-
-		for (i = 0; i + 1 < r->depth; i++) {
-			if (r->spelling[i] == off) {
-				rd_fail(r,
-					"type reference cycle at DIE 0x%" PRIx64,
-					(uint64_t)off);
-				r->depth--;
-				return;
-			}
-		}
-		r->spelling[r->depth - 1] = off;
-		if (++r->steps > KABI_MAX_NAME_STEPS) {
-			rd_fail(r,
-				"type at DIE 0x%" PRIx64
-				" takes more than %d steps to spell",
-				(uint64_t)r->spelling[0], KABI_MAX_NAME_STEPS);
-			r->depth--;
-			return;
-		}
-	}
-	sb_init(&tmp);
-	sb_init(&head);
-	/* Qualifiers collapse into one set: producers order them differently. */
-	for (;;) {
-		tag = dwarf_tag(&t);
-		if (tag == DW_TAG_const_type)
-			quals |= Q_CONST;
-		else if (tag == DW_TAG_volatile_type)
-			quals |= Q_VOLATILE;
-		else if (tag == DW_TAG_restrict_type)
-			quals |= Q_RESTRICT;
-		else if (tag == DW_TAG_atomic_type)
-			quals |= Q_ATOMIC;
-		else
-			break;
-		rc = attr_type(r, &t, &t);
-		if (rc < 0)
-			goto out;
-		if (rc == 0) {
-			add_quals(&head, quals);
-			sb_add(&head, "void");
-			join(out, sb_str(&head), inner);
-			goto out;
-		}
-		if (++qhops > KABI_MAX_TYPE_DEPTH) {
-			rd_fail(r,
-				"type reference cycle through qualifiers at DIE 0x%" PRIx64,
-				(uint64_t)dwarf_dieoffset(die));
-			goto out;
-		}
-	}
-
+	if (!skip_quals(r, die, &t, &tag, &quals, inner, out))
+		goto out;
 	switch (tag) {
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
 	case DW_TAG_rvalue_reference_type:
 		pointer_decl(r, &t, tag, quals, mode, ctx, inner, out,
 			     ctx_used);
-		goto out;
-	case DW_TAG_array_type: {
-		Dwarf_Die sub;
-
-		sb_add(&tmp, inner);
-		rc = dwarf_child(&t, &sub);
-		while (rc == 0) {
-			if (dwarf_tag(&sub) == DW_TAG_subrange_type) {
-				int64_t n;
-
-				/* [0] (Clang) and [] (GCC) are one layout */
-				switch (subrange_count(r, &sub, &n)) {
-				case 1:
-					if (n > 0) {
-						sb_add(&tmp, "[");
-						sb_addu(&tmp, (uint64_t)n);
-						sb_add(&tmp, "]");
-					} else
-						sb_add(&tmp, "[]");
-					break;
-				case 2:
-					sb_add(&tmp, "[*]");
-					break;
-				default:
-					goto out;
-				}
-			}
-			rc = dwarf_siblingof(&sub, &sub);
-		}
-		if (rc < 0) {
-			rd_dwfail(r, "dwarf_siblingof");
-			goto out;
-		}
-		rc = attr_type(r, &t, &next);
-		if (rc <= 0) {
-			if (rc == 0)
-				rd_fail(r,
-					"array without element type at DIE 0x%" PRIx64,
-					(uint64_t)dwarf_dieoffset(&t));
-			goto out;
-		}
-		/* qualifiers of an array apply to its elements */
-		type_decl_q(r, &next, mode, ctx, sb_str(&tmp), out, ctx_used,
-			    quals);
-		goto out;
-	}
-	case DW_TAG_subroutine_type: {
-		sb_add(&tmp, inner);
-		params_decl(r, &t, mode, ctx, &tmp, ctx_used);
-		rc = attr_type(r, &t, &next);
-		if (rc < 0)
-			goto out;
-		if (rc == 0)
-			join(out, "void", sb_str(&tmp));
-		else
-			type_decl(r, &next, mode, ctx, sb_str(&tmp), out,
-				  ctx_used);
-		goto out;
-	}
+		break;
+	case DW_TAG_array_type:
+		array_decl(r, &t, quals, mode, ctx, inner, out, ctx_used);
+		break;
+	case DW_TAG_subroutine_type:
+		subroutine_decl(r, &t, mode, ctx, inner, out, ctx_used);
+		break;
 	case DW_TAG_typedef:
 		if (mode == RESOLVED) {
-			struct actx tctx;
-			struct sb path;
-			bool unused = false;
-
-			rc = attr_type(r, &t, &next);
-			if (rc < 0)
-				goto out;
-			if (rc == 0) {
-				add_quals(&head, quals);
-				sb_add(&head, "void");
-				join(out, sb_str(&head), inner);
-				goto out;
-			}
-			sb_init(&path);
-			name = dwarf_diename(&t);
-			sb_addf(&path, "typedef %s", name ? name : "<anon>");
-			tctx.parent = intern(r, sb_str(&path));
-			sb_reset(&path);
-			sb_addf(&path, "%s.", name ? name : "<anon>");
-			tctx.path = sb_str(&path);
-			tctx.seg = "<anon>";
-			tctx.intrinsic = true;
-			/* "const T" with T a pointer typedef is "U * const" */
-			type_decl_q(r, &next, mode, &tctx, inner, out, &unused,
-				    quals);
-			sb_release(&path);
-			goto out;
+			typedef_decl(r, &t, quals, mode, inner, out);
+			break;
 		}
 		/* fall through */
 	default:
-		name = dwarf_diename(&t);
+		sb_init(&head);
 		add_quals(&head, quals);
-		if (tag == DW_TAG_base_type) {
-			base_name(r, &t, &head);
-		} else if (tag == DW_TAG_typedef ||
-			   tag == DW_TAG_unspecified_type) {
-			sb_add(&head, name ? name : "<anon>");
-		} else if (is_aggregate(tag)) {
-			if (name) {
-				sb_add2(&head, kind_name(tag_kind(tag)), " ");
-				sb_add(&head, name);
-			} else if (!attr_flag(&t, DW_AT_declaration)) {
-				if (ctx && !ctx->intrinsic)
-					*ctx_used = true;
-				anon_name(r, &t, mode, ctx, &head);
-			} else {
-				sb_addf(&head, "%s <anon>",
-					kind_name(tag_kind(tag)));
-			}
-		} else {
-			rd_fail(r,
-				"unexpected DWARF tag 0x%x as a type at DIE 0x%" PRIx64,
-				(unsigned)tag, (uint64_t)dwarf_dieoffset(&t));
-			goto out;
-		}
-		join(out, sb_str(&head), inner);
+		if (named_decl(r, &t, tag, mode, ctx, &head, ctx_used) == 0)
+			join(out, sb_str(&head), inner);
+		sb_release(&head);
 	}
 out:
 	r->depth--;
-	sb_release(&tmp);
-	sb_release(&head);
 }
 
 /* Interned name of the type DIE, memoised when context free. */
