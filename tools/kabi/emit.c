@@ -156,6 +156,107 @@ static void emit(struct reader *r, struct ktype *t)
 		model_add(r->model, t);
 }
 
+/* The bit position of member C, at byte LOC, and its bit size, into M. */
+static void member_bits(struct reader *r, Dwarf_Die *c, Dwarf_Word loc,
+			struct member *m)
+{
+	Dwarf_Word bs, bo, storage;
+	Dwarf_Die mt;
+
+	if (attr_udata(r, c, DW_AT_data_bit_offset, &bo) == 1)
+		m->bitpos = bo;
+	else
+		m->bitpos = loc * 8;
+	if (attr_udata(r, c, DW_AT_bit_size, &bs) != 1 || !bs)
+		return;
+	m->bitsize = (uint32_t)bs;
+	if (dwarf_hasattr(c, DW_AT_data_bit_offset) ||
+	    attr_udata(r, c, DW_AT_bit_offset, &bo) != 1)
+		return;
+	/* DWARF 2-4: offset of the storage unit plus a bit offset counted
+	 * from its most significant bit; the storage unit is DW_AT_byte_size
+	 * or the member type's size. */
+	if (attr_size(r, c, &storage) != 1) {
+		int64_t s = -1;
+
+		if (attr_type(r, c, &mt) == 1)
+			s = type_size(r, &mt);
+		storage = s < 0 ? 0 : (Dwarf_Word)s;
+	}
+	if (r->big_endian)
+		m->bitpos = loc * 8 + bo;
+	else
+		m->bitpos = loc * 8 + storage * 8 - bo - bs;
+}
+
+/* Into SEG, what names the anonymous types met through member M, which
+ * follows the N members MV: its name, or "<anon@BYTE>", "#K" added for
+ * the K-th anonymous member at that byte. */
+static void member_seg(struct sb *seg, const struct member *m,
+		       const struct member *mv, uint32_t n)
+{
+	unsigned dup = 1;
+	uint32_t i;
+
+	sb_reset(seg);
+	if (m->name) {
+		sb_add(seg, m->name);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (!mv[i].name && mv[i].bitpos / 8 == m->bitpos / 8)
+			dup++;
+	sb_add(seg, "<anon@");
+	sb_addu(seg, m->bitpos / 8);
+	if (dup > 1)
+		sb_addf(seg, "#%u", dup);
+	sb_add(seg, ">");
+}
+
+/* The type of member C into M, anonymous types named through CTX. */
+static void member_type(struct reader *r, Dwarf_Die *c, const struct actx *ctx,
+			struct member *m)
+{
+	Dwarf_Die mt;
+	int rc = attr_type(r, c, &mt);
+
+	if (rc == 0) {
+		rd_fail(r, "member without type at DIE 0x%" PRIx64,
+			(uint64_t)dwarf_dieoffset(c));
+		return;
+	}
+	if (rc < 0)
+		return;
+	m->type = type_name(r, &mt, AS_WRITTEN, ctx);
+	m->resolved = type_name(r, &mt, RESOLVED, ctx);
+	m->size = type_size(r, &mt);
+	/* Clang drops DW_AT_bit_size from a bitfield that fills its type;
+	 * GCC keeps it */
+	if (m->bitsize && m->size > 0 && m->bitpos % 8 == 0 &&
+	    (int64_t)m->bitsize == m->size * 8)
+		m->bitsize = 0;
+}
+
+/* Member C into M, to follow the N members MV; -1 to stop (failed). */
+static int read_member(struct reader *r, Dwarf_Die *c, struct actx *ctx,
+		       struct sb *seg, const struct member *mv, uint32_t n,
+		       struct member *m)
+{
+	Dwarf_Word loc;
+
+	m->name = dwarf_diename(c);
+	if (m->name)
+		m->name = intern(r, m->name);
+	if (member_location(r, c, &loc) < 0)
+		return -1;
+	member_bits(r, c, loc, m);
+	/* anonymous types met from here are named by this member */
+	member_seg(seg, m, mv, n);
+	ctx->seg = sb_str(seg);
+	member_type(r, c, ctx, m);
+	return r->failed ? -1 : 0;
+}
+
 void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
 		    const char *parent)
 {
@@ -165,19 +266,20 @@ void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
 			   .size = SIZE_UNKNOWN };
 	struct member *mv = NULL;
 	size_t cap = 0;
-	Dwarf_Die c, mt;
+	Dwarf_Die c;
 	Dwarf_Word v;
 	int rc;
 	struct sb full, seg, path;
-	const char *parent_name;
+	struct actx ctx = { .intrinsic = false };
 
 	sb_init(&full);
 	sb_init(&seg);
 	sb_init(&path);
 	sb_add2(&full, kind_name(t.kind), " ");
 	sb_add(&full, name);
-	parent_name = intern(r, sb_str(&full));
+	ctx.parent = intern(r, sb_str(&full));
 	sb_add2(&path, name, ".");
+	ctx.path = sb_str(&path);
 	if (attr_size(r, die, &v) == 1)
 		t.size = (int64_t)v;
 	if (attr_udata(r, die, DW_AT_alignment, &v) == 1)
@@ -187,92 +289,17 @@ void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
 
 	rc = dwarf_child(die, &c);
 	while (rc == 0 && !r->failed) {
-		struct member m = { .size = SIZE_UNKNOWN };
-		Dwarf_Word loc, bs, bo, storage;
-		struct actx ctx;
-		uint32_t i;
+		if (dwarf_tag(&c) == DW_TAG_member) {
+			struct member m = { .size = SIZE_UNKNOWN };
 
-		if (dwarf_tag(&c) != DW_TAG_member)
-			goto next;
-		m.name = dwarf_diename(&c);
-		if (m.name)
-			m.name = intern(r, m.name);
-		if (member_location(r, &c, &loc) < 0)
-			break;
-		if (attr_udata(r, &c, DW_AT_data_bit_offset, &bo) == 1) {
-			m.bitpos = bo;
-		} else {
-			m.bitpos = loc * 8;
-		}
-		if (attr_udata(r, &c, DW_AT_bit_size, &bs) == 1 && bs) {
-			m.bitsize = (uint32_t)bs;
-			if (!dwarf_hasattr(&c, DW_AT_data_bit_offset) &&
-			    attr_udata(r, &c, DW_AT_bit_offset, &bo) == 1) {
-				/* DWARF 2-4: offset of the storage unit plus a
-				 * bit offset counted from its most significant
-				 * bit; the storage unit is DW_AT_byte_size or
-				 * the member type's size. */
-				if (attr_size(r, &c, &storage) != 1) {
-					int64_t s = -1;
-
-					if (attr_type(r, &c, &mt) == 1)
-						s = type_size(r, &mt);
-					storage = s < 0 ? 0 : (Dwarf_Word)s;
-				}
-				if (r->big_endian)
-					m.bitpos = loc * 8 + bo;
-				else
-					m.bitpos =
-						loc * 8 + storage * 8 - bo - bs;
+			if (read_member(r, &c, &ctx, &seg, mv, t.n, &m) < 0)
+				break;
+			if (t.n == cap) {
+				cap = cap ? 2 * cap : 16;
+				mv = xrealloc(mv, cap * sizeof(*mv));
 			}
+			mv[t.n++] = m;
 		}
-		/* anonymous types met from here are named by this member */
-		sb_reset(&seg);
-		if (m.name) {
-			sb_add(&seg, m.name);
-		} else {
-			unsigned dup = 1;
-
-			for (i = 0; i < t.n; i++)
-				if (!mv[i].name &&
-				    mv[i].bitpos / 8 == m.bitpos / 8)
-					dup++;
-			sb_add(&seg, "<anon@");
-			sb_addu(&seg, m.bitpos / 8);
-			if (dup > 1)
-				sb_addf(&seg, "#%u", dup);
-			sb_add(&seg, ">");
-		}
-		{
-			ctx.parent = parent_name;
-			ctx.path = sb_str(&path);
-			ctx.seg = sb_str(&seg);
-			ctx.intrinsic = false;
-			rc = attr_type(r, &c, &mt);
-			if (rc == 1) {
-				m.type = type_name(r, &mt, AS_WRITTEN, &ctx);
-				m.resolved = type_name(r, &mt, RESOLVED, &ctx);
-				m.size = type_size(r, &mt);
-				/* Clang drops DW_AT_bit_size from a bitfield
-				 * that fills its type; GCC keeps it */
-				if (m.bitsize && m.size > 0 &&
-				    m.bitpos % 8 == 0 &&
-				    (int64_t)m.bitsize == m.size * 8)
-					m.bitsize = 0;
-			} else if (rc == 0) {
-				rd_fail(r,
-					"member without type at DIE 0x%" PRIx64,
-					(uint64_t)dwarf_dieoffset(&c));
-			}
-		}
-		if (r->failed)
-			break;
-		if (t.n == cap) {
-			cap = cap ? 2 * cap : 16;
-			mv = xrealloc(mv, cap * sizeof(*mv));
-		}
-		mv[t.n++] = m;
-next:
 		rc = dwarf_siblingof(&c, &c);
 	}
 	if (rc < 0)
@@ -285,6 +312,101 @@ next:
 	sb_release(&path);
 }
 
+/* Whether FORM is a block, which enum_block_value reads. */
+static bool block_form(unsigned form)
+{
+	return form == DW_FORM_data16 || form == DW_FORM_block1 ||
+	       form == DW_FORM_block2 || form == DW_FORM_block4 ||
+	       form == DW_FORM_block;
+}
+
+/*
+ * The value V of an enumerator of T in fixed-size FORM.  Fixed-size
+ * forms carry no sign.  A form as wide as a signed enum holds its two's
+ * complement; a narrower one is GCC's way to write a positive value (it
+ * uses sdata for negative ones), e.g. data4 0x80000000 in an 8-byte enum.
+ */
+static uint64_t fixed_value(const struct ktype *t, unsigned form, uint64_t v)
+{
+	unsigned bits = form == DW_FORM_data1 ? 8 :
+			form == DW_FORM_data2 ? 16 :
+			form == DW_FORM_data4 ? 32 :
+						64;
+
+	if (t->is_signed && form != DW_FORM_udata && bits < 64 && t->size > 0 &&
+	    (int64_t)bits >= t->size * 8) {
+		if (v >> (bits - 1) & 1)
+			v |= ~UINT64_C(0) << bits;
+	}
+	return v;
+}
+
+/* Enumerator C of enum T into E; with LEARN, a negative value makes T
+ * signed.  0, or -1 to stop (failed). */
+static int read_enumerator(struct reader *r, Dwarf_Die *c, struct ktype *t,
+			   bool learn, struct enumerator *e)
+{
+	Dwarf_Attribute a;
+	Dwarf_Sword s;
+	unsigned form;
+
+	e->name = intern(r, dwarf_diename(c) ? dwarf_diename(c) : "<anon>");
+	if (!dwarf_attr(c, DW_AT_const_value, &a)) {
+		rd_fail(r, "enumerator without value at DIE 0x%" PRIx64,
+			(uint64_t)dwarf_dieoffset(c));
+		return -1;
+	}
+	form = dwarf_whatform(&a);
+	e->hi = 0;
+	if (block_form(form))
+		return enum_block_value(r, &a, c, e->name, t, e) ? 0 : -1;
+	if (form == DW_FORM_sdata || form == DW_FORM_implicit_const) {
+		if (dwarf_formsdata(&a, &s) != 0) {
+			rd_dwfail(r, "dwarf_formsdata");
+			return -1;
+		}
+		e->value = (uint64_t)s;
+		if (s < 0 && learn)
+			t->is_signed = true;
+	} else if (form == DW_FORM_udata || form == DW_FORM_data1 ||
+		   form == DW_FORM_data2 || form == DW_FORM_data4 ||
+		   form == DW_FORM_data8) {
+		if (dwarf_formudata(&a, &e->value) != 0) {
+			rd_dwfail(r, "dwarf_formudata");
+			return -1;
+		}
+		e->value = fixed_value(t, form, e->value);
+	} else {
+		rd_fail(r,
+			"enumerator '%s' at DIE 0x%" PRIx64
+			" has a value of form 0x%x, which is not a constant",
+			e->name, (uint64_t)dwarf_dieoffset(c), form);
+		return -1;
+	}
+	/* a negative value in an enum wider than 64 bits */
+	if (t->size > 8 && t->is_signed && e->value >> 63)
+		e->hi = ~UINT64_C(0);
+	return 0;
+}
+
+/* The underlying type of enum DIE into T; whether it says T's sign. */
+static bool enum_underlying(struct reader *r, Dwarf_Die *die, struct ktype *t)
+{
+	Dwarf_Die ut, b;
+	Dwarf_Word enc;
+
+	if (attr_type(r, die, &ut) != 1)
+		return false;
+	b = ut;
+	t->underlying = type_name(r, &ut, RESOLVED, NULL);
+	while (dwarf_tag(&b) == DW_TAG_typedef && attr_type(r, &b, &b) == 1)
+		;
+	if (attr_udata(r, &b, DW_AT_encoding, &enc) != 1)
+		return false;
+	t->is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+	return true;
+}
+
 void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
 	       const char *parent)
 {
@@ -294,108 +416,28 @@ void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
 			   .size = SIZE_UNKNOWN };
 	struct enumerator *ev = NULL;
 	size_t cap = 0;
-	Dwarf_Die c, ut;
+	Dwarf_Die c;
 	Dwarf_Word v;
 	int rc, pass;
-	bool known = false;
+	bool known;
 
 	if (attr_size(r, die, &v) == 1)
 		t.size = (int64_t)v;
 	get_decl(r, die, &t);
-	if (attr_type(r, die, &ut) == 1) {
-		Dwarf_Die b = ut;
-		Dwarf_Word enc;
-
-		t.underlying = type_name(r, &ut, RESOLVED, NULL);
-		while (dwarf_tag(&b) == DW_TAG_typedef &&
-		       attr_type(r, &b, &b) == 1)
-			;
-		if (attr_udata(r, &b, DW_AT_encoding, &enc) == 1) {
-			t.is_signed = enc == DW_ATE_signed ||
-				      enc == DW_ATE_signed_char;
-			known = true;
-		}
-	}
+	known = enum_underlying(r, die, &t);
 
 	/* pass 0 collects values and, without DW_AT_type, the signedness */
 	for (pass = 0; pass < 2 && !r->failed; pass++) {
 		rc = dwarf_child(die, &c);
 		t.n = 0;
 		while (rc == 0 && !r->failed) {
-			Dwarf_Attribute a;
 			struct enumerator e;
-			unsigned form;
 
 			if (dwarf_tag(&c) != DW_TAG_enumerator)
 				goto next;
-			e.name = intern(r, dwarf_diename(&c) ?
-						   dwarf_diename(&c) :
-						   "<anon>");
-			if (!dwarf_attr(&c, DW_AT_const_value, &a)) {
-				rd_fail(r,
-					"enumerator without value at DIE 0x%" PRIx64,
-					(uint64_t)dwarf_dieoffset(&c));
+			if (read_enumerator(r, &c, &t, !known && pass == 0,
+					    &e) < 0)
 				break;
-			}
-			form = dwarf_whatform(&a);
-			e.hi = 0;
-			if (form == DW_FORM_data16 || form == DW_FORM_block1 ||
-			    form == DW_FORM_block2 || form == DW_FORM_block4 ||
-			    form == DW_FORM_block) {
-				if (!enum_block_value(r, &a, &c, e.name, &t,
-						      &e))
-					break;
-			} else if (form == DW_FORM_sdata ||
-				   form == DW_FORM_implicit_const) {
-				Dwarf_Sword s;
-
-				if (dwarf_formsdata(&a, &s) != 0) {
-					rd_dwfail(r, "dwarf_formsdata");
-					break;
-				}
-				e.value = (uint64_t)s;
-				if (s < 0 && !known && pass == 0)
-					t.is_signed = true;
-			} else if (form == DW_FORM_udata ||
-				   form == DW_FORM_data1 ||
-				   form == DW_FORM_data2 ||
-				   form == DW_FORM_data4 ||
-				   form == DW_FORM_data8) {
-				if (dwarf_formudata(&a, &e.value) != 0) {
-					rd_dwfail(r, "dwarf_formudata");
-					break;
-				}
-				/* Fixed-size forms carry no sign.  A form as
-				 * wide as a signed enum holds its two's
-				 * complement; a narrower one is GCC's way to
-				 * write a positive value (it uses sdata for
-				 * negative ones), e.g. data4 0x80000000 in an
-				 * 8-byte enum. */
-				unsigned bits = form == DW_FORM_data1 ? 8 :
-						form == DW_FORM_data2 ? 16 :
-						form == DW_FORM_data4 ? 32 :
-									64;
-
-				if (t.is_signed && form != DW_FORM_udata &&
-				    bits < 64 && t.size > 0 &&
-				    (int64_t)bits >= t.size * 8) {
-					if (e.value >> (bits - 1) & 1)
-						e.value |= ~UINT64_C(0) << bits;
-				}
-			} else {
-				rd_fail(r,
-					"enumerator '%s' at DIE 0x%" PRIx64
-					" has a value of form 0x%x, which is not a constant",
-					e.name, (uint64_t)dwarf_dieoffset(&c),
-					form);
-				break;
-			}
-			/* a negative value in an enum wider than 64 bits */
-			if (t.size > 8 && t.is_signed && e.hi == 0 &&
-			    form != DW_FORM_data16 && form != DW_FORM_block1 &&
-			    form != DW_FORM_block2 && form != DW_FORM_block4 &&
-			    form != DW_FORM_block && e.value >> 63)
-				e.hi = ~UINT64_C(0);
 			if (pass == 1) {
 				if (t.n == cap) {
 					cap = cap ? 2 * cap : 16;

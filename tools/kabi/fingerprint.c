@@ -161,73 +161,51 @@ static bool const_form(unsigned form)
 	}
 }
 
-static int fp_attr(Dwarf_Attribute *a, void *arg)
+/* A reference into W's fingerprint: that of its target, or of a use of
+ * a named aggregate. */
+static void fp_ref(struct fp_walk *w, Dwarf_Attribute *a)
 {
-	struct fp_walk *w = arg;
 	struct fp *f = w->f;
-	unsigned at = dwarf_whatattr(a), form = dwarf_whatform(a);
+	struct fp t = { .h = { 0, 0 } };
+	struct memo_ent *e;
+	Dwarf_Die target;
+	bool pointer;
+	int tag;
+
+	if (!dwarf_formref_die(a, &target)) {
+		f->never = true;
+		return;
+	}
+	/* a memoised target needs no abbreviation lookup */
+	e = memo_slot(w->r, dwarf_dieoffset(&target));
+	if (e->fp_state == FP_DONE) {
+		fp_mix(f, e->fp[0]);
+		fp_mix(f, e->fp[1]);
+		return;
+	}
+	tag = dwarf_tag(&target);
+	pointer = w->tag == DW_TAG_pointer_type ||
+		  w->tag == DW_TAG_reference_type ||
+		  w->tag == DW_TAG_rvalue_reference_type;
+	if (is_aggregate(tag) && dwarf_hasattr(&target, DW_AT_name))
+		fp_use(w->r, &target, tag, pointer, &t, w->depth);
+	else
+		fp_die(w->r, &target, &t, w->depth + 1, false);
+	f->never |= t.never;
+	fp_mix(f, t.h[0]);
+	fp_mix(f, t.h[1]);
+}
+
+/* A value of FORM, no reference, into F; F->never when it is not read. */
+static void fp_value(struct fp *f, Dwarf_Attribute *a, unsigned form)
+{
 	Dwarf_Word u = 0;
 	Dwarf_Sword sv = 0;
 	Dwarf_Block blk;
-	Dwarf_Die target;
 	const char *s;
 	bool flag = false;
 
-	if (at == DW_AT_sibling)
-		return DWARF_CB_OK;
-	/* producers pick the smallest form per unit; where reading takes
-	 * any constant form as an unsigned number, only that number counts */
-	if (udata_attr(at) && const_form(form)) {
-		if (dwarf_formudata(a, &u) != 0)
-			f->never = true;
-		else if (at == DW_AT_decl_file)
-			u = (uintptr_t)decl_file_name(w->r, u); /* interned */
-		fp_mix(f, (uint64_t)at << 16 | 0xffff);
-		fp_mix(f, u);
-		return f->never ? DWARF_CB_ABORT : DWARF_CB_OK;
-	}
-	fp_mix(f, (uint64_t)at << 16 | form);
 	switch (form) {
-	case DW_FORM_ref1:
-	case DW_FORM_ref2:
-	case DW_FORM_ref4:
-	case DW_FORM_ref8:
-	case DW_FORM_ref_udata:
-	case DW_FORM_ref_addr:
-	case DW_FORM_ref_sig8:
-		if (!dwarf_formref_die(a, &target)) {
-			f->never = true;
-			break;
-		}
-		{
-			struct fp t = { .h = { 0, 0 } };
-			struct memo_ent *e =
-				memo_slot(w->r, dwarf_dieoffset(&target));
-			int tag;
-
-			/* a memoised target needs no abbreviation lookup */
-			if (e->fp_state == FP_DONE) {
-				fp_mix(f, e->fp[0]);
-				fp_mix(f, e->fp[1]);
-				break;
-			}
-			tag = dwarf_tag(&target);
-			if (is_aggregate(tag) &&
-			    dwarf_hasattr(&target, DW_AT_name))
-				fp_use(w->r, &target, tag,
-				       w->tag == DW_TAG_pointer_type ||
-					       w->tag ==
-						       DW_TAG_reference_type ||
-					       w->tag ==
-						       DW_TAG_rvalue_reference_type,
-				       &t, w->depth);
-			else
-				fp_die(w->r, &target, &t, w->depth + 1, false);
-			f->never |= t.never;
-			fp_mix(f, t.h[0]);
-			fp_mix(f, t.h[1]);
-		}
-		break;
 	case DW_FORM_strp:
 	case DW_FORM_line_strp:
 	case DW_FORM_strx:
@@ -281,6 +259,42 @@ static int fp_attr(Dwarf_Attribute *a, void *arg)
 		break;
 	default:
 		f->never = true;
+	}
+}
+
+static int fp_attr(Dwarf_Attribute *a, void *arg)
+{
+	struct fp_walk *w = arg;
+	struct fp *f = w->f;
+	unsigned at = dwarf_whatattr(a), form = dwarf_whatform(a);
+	Dwarf_Word u = 0;
+
+	if (at == DW_AT_sibling)
+		return DWARF_CB_OK;
+	/* producers pick the smallest form per unit; where reading takes
+	 * any constant form as an unsigned number, only that number counts */
+	if (udata_attr(at) && const_form(form)) {
+		if (dwarf_formudata(a, &u) != 0)
+			f->never = true;
+		else if (at == DW_AT_decl_file)
+			u = (uintptr_t)decl_file_name(w->r, u); /* interned */
+		fp_mix(f, (uint64_t)at << 16 | 0xffff);
+		fp_mix(f, u);
+		return f->never ? DWARF_CB_ABORT : DWARF_CB_OK;
+	}
+	fp_mix(f, (uint64_t)at << 16 | form);
+	switch (form) {
+	case DW_FORM_ref1:
+	case DW_FORM_ref2:
+	case DW_FORM_ref4:
+	case DW_FORM_ref8:
+	case DW_FORM_ref_udata:
+	case DW_FORM_ref_addr:
+	case DW_FORM_ref_sig8:
+		fp_ref(w, a);
+		break;
+	default:
+		fp_value(f, a, form);
 	}
 	if (f->never) {
 		(void)dwarf_errno(); /* reading in full reports it */
