@@ -37,13 +37,13 @@ static const Dwfl_Callbacks offline_callbacks = {
  * features kabi does not read.  Returns 0, 1 when the file has no
  * .debug_info (a stripped file: look for a separate one), or -1 after
  * reporting. */
-int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
+/* The ELF header of ELF, FSIZE bytes long, and where its section headers
+ * and their names are; 0 with the latter in *SHSTRNDX, or -1 (failed). */
+static int check_header(struct reader *r, Elf *elf, off_t fsize, bool *is_rel,
+			size_t *shstrndx)
 {
 	GElf_Ehdr eh;
-	size_t shstrndx, shnum;
-	Elf_Scn *scn = NULL;
-	bool has_info = false;
-	const char *alt = NULL;
+	size_t shnum;
 
 	if (elf_kind(elf) != ELF_K_ELF) {
 		rd_fail(r, "not an ELF file");
@@ -74,88 +74,121 @@ int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
 			"section header table past the end of the file (truncated?)");
 		return -1;
 	}
-	if (elf_getshdrstrndx(elf, &shstrndx) != 0) {
+	if (elf_getshdrstrndx(elf, shstrndx) != 0) {
 		rd_fail(r, "elf_getshdrstrndx: %s", elf_errmsg(-1));
 		return -1;
 	}
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *name;
+	return 0;
+}
 
-		if (!gelf_getshdr(scn, &sh)) {
-			rd_fail(r, "gelf_getshdr: %s", elf_errmsg(-1));
-			return -1;
-		}
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (!name) {
-			rd_fail(r, "elf_strptr: %s", elf_errmsg(-1));
-			return -1;
-		}
-		if (sh.sh_type != SHT_NOBITS &&
-		    (sh.sh_offset > (uint64_t)fsize ||
-		     sh.sh_size > (uint64_t)fsize - sh.sh_offset)) {
-			rd_fail(r,
-				"section '%s' extends past the end of the file (truncated?)",
-				name);
-			return -1;
-		}
-		if (strncmp(name, ".debug_", 7) == 0 &&
-		    (sh.sh_flags & SHF_COMPRESSED)) {
-			GElf_Chdr ch;
+/* Compressed .debug_* section SCN, NAME: a method this libelf reads;
+ * 0, or -1 (failed). */
+static int check_compressed(struct reader *r, Elf_Scn *scn, const char *name)
+{
+	GElf_Chdr ch;
 
-			if (!gelf_getchdr(scn, &ch)) {
-				rd_fail(r, "gelf_getchdr: %s", elf_errmsg(-1));
-				return -1;
-			}
-			/* elfutils reads zstd (ch_type 2) from 0.191 on */
-			if (ch.ch_type != ELFCOMPRESS_ZLIB &&
-			    (ch.ch_type != 2 || _ELFUTILS_VERSION < 191)) {
-				rd_fail(r,
-					"section '%s' is compressed with %s, which this libelf cannot read (zlib only)",
-					name,
-					ch.ch_type == 2 ? "zstd" :
-							  "an unknown method");
-				return -1;
-			}
-		}
-		if (strncmp(name, ".debug_", 7) == 0 &&
-		    sh.sh_type == SHT_NOBITS) {
-			rd_fail(r, "section '%s' has no contents (SHT_NOBITS)",
-				name);
-			return -1;
-		}
-		if (strncmp(name, ".rela.debug_", 12) == 0 ||
-		    strncmp(name, ".rel.debug_", 11) == 0)
-			r->debug_relocs = true;
-		if (strcmp(name, ".debug_info") == 0) {
-			has_info = true;
-			r->info_size =
-				sh.sh_flags & SHF_COMPRESSED ? 0 : sh.sh_size;
-		} else if ((strcmp(name, ".debug_str") == 0 ||
-			    strcmp(name, ".debug_line_str") == 0) &&
-			   !(sh.sh_flags & SHF_COMPRESSED) && sh.sh_size) {
-			/* libdw trusts a string to end inside its section */
-			Elf_Data *d = elf_rawdata(scn, NULL);
-
-			if (!d || !d->d_buf || d->d_size != sh.sh_size) {
-				rd_fail(r, "elf_rawdata: %s", elf_errmsg(-1));
-				return -1;
-			}
-			if (((const char *)d->d_buf)[d->d_size - 1] != '\0') {
-				rd_fail(r,
-					"section '%s' does not end in a NUL byte (corrupt)",
-					name);
-				return -1;
-			}
-		} else if (strcmp(name, ".gnu_debugaltlink") == 0 ||
-			   strcmp(name, ".debug_sup") == 0) {
-			alt = name; /* matters only beside .debug_info */
-		} else if (strcmp(name, ".debug_info.dwo") == 0) {
-			rd_fail(r,
-				"split DWARF (.debug_info.dwo) is not supported");
-			return -1;
-		}
+	if (!gelf_getchdr(scn, &ch)) {
+		rd_fail(r, "gelf_getchdr: %s", elf_errmsg(-1));
+		return -1;
 	}
+	/* elfutils reads zstd (ch_type 2) from 0.191 on */
+	if (ch.ch_type != ELFCOMPRESS_ZLIB &&
+	    (ch.ch_type != 2 || _ELFUTILS_VERSION < 191)) {
+		rd_fail(r,
+			"section '%s' is compressed with %s, which this libelf cannot read (zlib only)",
+			name, ch.ch_type == 2 ? "zstd" : "an unknown method");
+		return -1;
+	}
+	return 0;
+}
+
+/* String section SCN, NAME, of SIZE bytes ends in a NUL byte: libdw
+ * trusts a string to end inside its section.  0, or -1 (failed). */
+static int check_strings(struct reader *r, Elf_Scn *scn, uint64_t size,
+			 const char *name)
+{
+	Elf_Data *d = elf_rawdata(scn, NULL);
+
+	if (!d || !d->d_buf || d->d_size != size) {
+		rd_fail(r, "elf_rawdata: %s", elf_errmsg(-1));
+		return -1;
+	}
+	if (((const char *)d->d_buf)[d->d_size - 1] != '\0') {
+		rd_fail(r, "section '%s' does not end in a NUL byte (corrupt)",
+			name);
+		return -1;
+	}
+	return 0;
+}
+
+/* Section SCN of ELF, FSIZE bytes long: noted in *HAS_INFO (.debug_info)
+ * and *ALT (a supplementary file); 0, or -1 (failed). */
+static int check_section(struct reader *r, Elf *elf, Elf_Scn *scn,
+			 size_t shstrndx, off_t fsize, bool *has_info,
+			 const char **alt)
+{
+	GElf_Shdr sh;
+	const char *name;
+	bool debug, compressed;
+
+	if (!gelf_getshdr(scn, &sh)) {
+		rd_fail(r, "gelf_getshdr: %s", elf_errmsg(-1));
+		return -1;
+	}
+	name = elf_strptr(elf, shstrndx, sh.sh_name);
+	if (!name) {
+		rd_fail(r, "elf_strptr: %s", elf_errmsg(-1));
+		return -1;
+	}
+	if (sh.sh_type != SHT_NOBITS &&
+	    (sh.sh_offset > (uint64_t)fsize ||
+	     sh.sh_size > (uint64_t)fsize - sh.sh_offset)) {
+		rd_fail(r,
+			"section '%s' extends past the end of the file (truncated?)",
+			name);
+		return -1;
+	}
+	debug = strncmp(name, ".debug_", 7) == 0;
+	compressed = sh.sh_flags & SHF_COMPRESSED;
+	if (debug && compressed && check_compressed(r, scn, name) < 0)
+		return -1;
+	if (debug && sh.sh_type == SHT_NOBITS) {
+		rd_fail(r, "section '%s' has no contents (SHT_NOBITS)", name);
+		return -1;
+	}
+	if (strncmp(name, ".rela.debug_", 12) == 0 ||
+	    strncmp(name, ".rel.debug_", 11) == 0)
+		r->debug_relocs = true;
+	if (strcmp(name, ".debug_info") == 0) {
+		*has_info = true;
+		r->info_size = compressed ? 0 : sh.sh_size;
+	} else if ((strcmp(name, ".debug_str") == 0 ||
+		    strcmp(name, ".debug_line_str") == 0) &&
+		   !compressed && sh.sh_size) {
+		return check_strings(r, scn, sh.sh_size, name);
+	} else if (strcmp(name, ".gnu_debugaltlink") == 0 ||
+		   strcmp(name, ".debug_sup") == 0) {
+		*alt = name; /* matters only beside .debug_info */
+	} else if (strcmp(name, ".debug_info.dwo") == 0) {
+		rd_fail(r, "split DWARF (.debug_info.dwo) is not supported");
+		return -1;
+	}
+	return 0;
+}
+
+int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	bool has_info = false;
+	const char *alt = NULL;
+
+	if (check_header(r, elf, fsize, is_rel, &shstrndx) < 0)
+		return -1;
+	while ((scn = elf_nextscn(elf, scn)))
+		if (check_section(r, elf, scn, shstrndx, fsize, &has_info,
+				  &alt) < 0)
+			return -1;
 	if (!has_info)
 		return 1;
 	if (alt) {

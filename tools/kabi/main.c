@@ -477,16 +477,92 @@ static int parse_size(const char *s, uint64_t *out)
 }
 
 /* Parse argv into O; 0 ok, KABI_EXIT_USAGE after a message. */
+/* --threads ARG into O; 0, or KABI_EXIT_USAGE (reported). */
+static int opt_threads(const struct cmd *cmd, const char *arg, struct opts *o)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (*arg == '\0' || *end || v < 1 || v > 1024) {
+		kabi_err(
+			"%s: --threads takes a number from 1 to 1024, not '%s'",
+			cmd->name, arg);
+		return KABI_EXIT_USAGE;
+	}
+	o->threads = (int)v;
+	return 0;
+}
+
+/* --max-memory ARG; 0, or KABI_EXIT_USAGE (reported). */
+static int opt_max_memory(const struct cmd *cmd, const char *arg)
+{
+	uint64_t v;
+
+	if (parse_size(arg, &v)) {
+		kabi_err(
+			"%s: --max-memory takes a size such as 512M or 4G (0: no limit), not '%s'",
+			cmd->name, arg);
+		return KABI_EXIT_USAGE;
+	}
+	mem_set_limit(v);
+	return 0;
+}
+
+/* Option C with argument ARG into O; 0, or KABI_EXIT_USAGE (reported). */
+static int set_opt(const struct cmd *cmd, int c, char *arg, struct opts *o)
+{
+	enum kind k;
+
+	switch (c) {
+	case OPT_JSON:
+		o->json = true;
+		break;
+	case OPT_ONLY_LAYOUT:
+		o->only_layout = true;
+		break;
+	case OPT_ONLY_COMMON:
+		o->only_common = true;
+		break;
+	case OPT_SUPP:
+		o->supp_path = arg;
+		break;
+	case OPT_ROOT:
+		push(&o->read.roots, &o->read.nroots, absolute(o, arg));
+		break;
+	case OPT_TYPE:
+		push(&o->filter.names, &o->filter.nnames, arg);
+		break;
+	case OPT_KIND:
+		if (kind_parse(arg, &k)) {
+			kabi_err(
+				"%s: unknown kind '%s' (struct, union, enum, typedef)",
+				cmd->name, arg);
+			return KABI_EXIT_USAGE;
+		}
+		o->filter.kinds |= 1u << k;
+		break;
+	case OPT_THREADS:
+		return opt_threads(cmd, arg, o);
+	case OPT_MAX_MEMORY:
+		return opt_max_memory(cmd, arg);
+	case OPT_DEBUG_DIR:
+		o->read.debug_dir = arg;
+		break;
+	case 'o':
+		o->output = arg;
+		break;
+	}
+	return 0;
+}
+
 static int parse_opts(const struct cmd *cmd, int argc, char **argv,
 		      struct opts *o)
 {
-	int c;
+	int c, rc;
 
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+o:h", long_opts, NULL)) != -1) {
-		enum kind k;
-
 		if (c == '?' || c == ':') {
 			if (optopt && optopt < 256)
 				kabi_err(
@@ -508,67 +584,9 @@ static int parse_opts(const struct cmd *cmd, int argc, char **argv,
 				 c == 'o' ? "output" : opt_name(c));
 			return KABI_EXIT_USAGE;
 		}
-		switch (c) {
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_ONLY_LAYOUT:
-			o->only_layout = true;
-			break;
-		case OPT_ONLY_COMMON:
-			o->only_common = true;
-			break;
-		case OPT_SUPP:
-			o->supp_path = optarg;
-			break;
-		case OPT_ROOT:
-			push(&o->read.roots, &o->read.nroots,
-			     absolute(o, optarg));
-			break;
-		case OPT_TYPE:
-			push(&o->filter.names, &o->filter.nnames, optarg);
-			break;
-		case OPT_KIND:
-			if (kind_parse(optarg, &k)) {
-				kabi_err(
-					"%s: unknown kind '%s' (struct, union, enum, typedef)",
-					cmd->name, optarg);
-				return KABI_EXIT_USAGE;
-			}
-			o->filter.kinds |= 1u << k;
-			break;
-		case OPT_THREADS: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (*optarg == '\0' || *end || v < 1 || v > 1024) {
-				kabi_err(
-					"%s: --threads takes a number from 1 to 1024, not '%s'",
-					cmd->name, optarg);
-				return KABI_EXIT_USAGE;
-			}
-			o->threads = (int)v;
-			break;
-		}
-		case OPT_MAX_MEMORY: {
-			uint64_t v;
-
-			if (parse_size(optarg, &v)) {
-				kabi_err(
-					"%s: --max-memory takes a size such as 512M or 4G (0: no limit), not '%s'",
-					cmd->name, optarg);
-				return KABI_EXIT_USAGE;
-			}
-			mem_set_limit(v);
-			break;
-		}
-		case OPT_DEBUG_DIR:
-			o->read.debug_dir = optarg;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		}
+		rc = set_opt(cmd, c, optarg, o);
+		if (rc)
+			return rc;
 	}
 	o->files = argv + optind;
 	o->nfiles = argc - optind;
