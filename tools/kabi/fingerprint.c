@@ -362,11 +362,11 @@ void fp_die(struct reader *r, Dwarf_Die *die, struct fp *f, unsigned depth,
 /* Slot of key K in the seen set: where it is, or the empty one to use. */
 static size_t seen_slot(struct reader *r, const uint64_t k[2])
 {
-	size_t i = k[0] & (r->seen_slots - 1);
+	size_t i = k[0] & (r->seen.slots - 1);
 
-	while ((r->seen[i][0] || r->seen[i][1]) &&
-	       (r->seen[i][0] != k[0] || r->seen[i][1] != k[1]))
-		i = (i + 1) & (r->seen_slots - 1);
+	while ((r->seen.keys[i][0] || r->seen.keys[i][1]) &&
+	       (r->seen.keys[i][0] != k[0] || r->seen.keys[i][1] != k[1]))
+		i = (i + 1) & (r->seen.slots - 1);
 	return i;
 }
 
@@ -374,31 +374,31 @@ bool seen_has(struct reader *r, const uint64_t k[2])
 {
 	size_t i;
 
-	if (!r->seen_slots)
+	if (!r->seen.slots)
 		return false;
 	i = seen_slot(r, k);
-	return r->seen[i][0] || r->seen[i][1];
+	return r->seen.keys[i][0] || r->seen.keys[i][1];
 }
 
 void seen_add(struct reader *r, const uint64_t k[2])
 {
 	size_t i;
 
-	if (2 * (r->seen_n + 1) > r->seen_slots) {
-		uint64_t(*old)[2] = r->seen;
-		size_t n = r->seen_slots;
+	if (2 * (r->seen.n + 1) > r->seen.slots) {
+		uint64_t(*old)[2] = r->seen.keys;
+		size_t n = r->seen.slots;
 
-		r->seen_slots = n ? 2 * n : 4096;
-		r->seen = xcalloc(r->seen_slots, sizeof(*r->seen));
+		r->seen.slots = n ? 2 * n : 4096;
+		r->seen.keys = xcalloc(r->seen.slots, sizeof(*r->seen.keys));
 		for (i = 0; i < n; i++)
 			if (old[i][0] || old[i][1])
-				memcpy(r->seen[seen_slot(r, old[i])], old[i],
-				       sizeof(*old));
+				memcpy(r->seen.keys[seen_slot(r, old[i])],
+				       old[i], sizeof(*old));
 		free(old);
 	}
 	i = seen_slot(r, k);
-	if (!r->seen[i][0] && !r->seen[i][1]) {
-		memcpy(r->seen[i], k, sizeof(r->seen[i]));
-		r->seen_n++;
+	if (!r->seen.keys[i][0] && !r->seen.keys[i][1]) {
+		memcpy(r->seen.keys[i], k, sizeof(r->seen.keys[i]));
+		r->seen.n++;
 	}
 }

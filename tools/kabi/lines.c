@@ -148,7 +148,8 @@ static const char *lc_string(struct reader *r, struct lcur *c, uint64_t form,
 		return (const char *)s;
 	case DW_FORM_line_strp:
 	case DW_FORM_strp:
-		s = form == DW_FORM_strp ? &r->str_sec : &r->line_str_sec;
+		s = form == DW_FORM_strp ? &r->lines.str_sec :
+					   &r->lines.line_str_sec;
 		off = lc_fixed(c, offsz);
 		/* both sections end in a NUL (check_elf) */
 		if (c->bad || !s->p || off >= s->n) {
@@ -206,7 +207,7 @@ static unsigned lc_formats(struct lcur *c, uint64_t fmt[][2])
 	return n;
 }
 
-/* The file table of the unit whose line table is at OFF into r->lfiles:
+/* The file table of the unit whose line table is at OFF into r->lines.lfiles:
  * 0, or -1 when libdw is to read it. */
 int line_files(struct reader *r, Dwarf_Word off)
 {
@@ -215,11 +216,11 @@ int line_files(struct reader *r, Dwarf_Word off)
 	unsigned offsz = 4, nfmt, k;
 	const char **dirs = NULL;
 
-	r->nlfiles = 0;
-	if (!r->line_sec.p || off >= r->line_sec.n)
+	r->lines.nlfiles = 0;
+	if (!r->lines.line_sec.p || off >= r->lines.line_sec.n)
 		return -1;
-	c.p = r->line_sec.p + off;
-	c.end = r->line_sec.p + r->line_sec.n;
+	c.p = r->lines.line_sec.p + off;
+	c.end = r->lines.line_sec.p + r->lines.line_sec.n;
 	len = lc_fixed(&c, 4);
 	if (len == 0xffffffff) {
 		offsz = 8;
@@ -255,9 +256,10 @@ int line_files(struct reader *r, Dwarf_Word off)
 		free(dirs);
 		return -1;
 	}
-	if (nfiles > r->lfiles_cap) {
-		r->lfiles_cap = nfiles;
-		r->lfiles = xrealloc(r->lfiles, nfiles * sizeof(*r->lfiles));
+	if (nfiles > r->lines.lfiles_cap) {
+		r->lines.lfiles_cap = nfiles;
+		r->lines.lfiles = xrealloc(r->lines.lfiles,
+					   nfiles * sizeof(*r->lines.lfiles));
 	}
 	for (i = 0; i < nfiles && !c.bad; i++) {
 		const char *name = NULL;
@@ -274,14 +276,15 @@ int line_files(struct reader *r, Dwarf_Word off)
 		if (!name || dir >= ndirs || !dirs[dir])
 			c.bad = true;
 		else {
-			r->lfiles[i][0] = name[0] == '/' ? NULL : dirs[dir];
-			r->lfiles[i][1] = name;
+			r->lines.lfiles[i][0] = name[0] == '/' ? NULL :
+								 dirs[dir];
+			r->lines.lfiles[i][1] = name;
 		}
 	}
 	free(dirs);
 	if (c.bad)
 		return -1;
-	r->nlfiles = nfiles;
+	r->lines.nlfiles = nfiles;
 	return 0;
 }
 
@@ -304,13 +307,13 @@ void line_sections(struct reader *r, Dwarf *dw)
 		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
 			continue;
 		if (strcmp(name, ".debug_info") == 0)
-			s = &r->info_sec;
+			s = &r->lines.info_sec;
 		else if (strcmp(name, ".debug_line") == 0)
-			s = &r->line_sec;
+			s = &r->lines.line_sec;
 		else if (strcmp(name, ".debug_line_str") == 0)
-			s = &r->line_str_sec;
+			s = &r->lines.line_str_sec;
 		else if (strcmp(name, ".debug_str") == 0)
-			s = &r->str_sec;
+			s = &r->lines.str_sec;
 		else
 			continue;
 		if ((sh.sh_flags & SHF_COMPRESSED) ||
@@ -324,11 +327,11 @@ void line_sections(struct reader *r, Dwarf *dw)
 	{
 		size_t fsize;
 		const char *base = elf_rawfile(elf, &fsize);
-		const unsigned char *p = r->info_sec.p;
+		const unsigned char *p = r->lines.info_sec.p;
 
 		if (!base || !p || (const char *)p < base ||
-		    (const char *)p + r->info_sec.n > base + fsize)
-			r->info_sec.p = NULL;
+		    (const char *)p + r->lines.info_sec.n > base + fsize)
+			r->lines.info_sec.p = NULL;
 	}
 }
 
@@ -342,38 +345,41 @@ void info_release(struct reader *r, Dwarf_Off upto)
 {
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), from, to;
 
-	if (!r->info_sec.p || upto <= r->info_dropped || page == (uintptr_t)-1)
+	if (!r->lines.info_sec.p || upto <= r->lines.info_dropped ||
+	    page == (uintptr_t)-1)
 		return;
-	if (upto > r->info_sec.n)
-		upto = r->info_sec.n;
-	from = ((uintptr_t)r->info_sec.p + r->info_dropped) & ~(page - 1);
-	to = ((uintptr_t)r->info_sec.p + upto) & ~(page - 1);
+	if (upto > r->lines.info_sec.n)
+		upto = r->lines.info_sec.n;
+	from = ((uintptr_t)r->lines.info_sec.p + r->lines.info_dropped) &
+	       ~(page - 1);
+	to = ((uintptr_t)r->lines.info_sec.p + upto) & ~(page - 1);
 	if (to > from)
 		(void)madvise((void *)from, to - from, MADV_DONTNEED);
-	r->info_dropped = upto;
+	r->lines.info_dropped = upto;
 }
 
-/* The slot of KEY in r->fnames: where it is, or the empty one to use. */
+/* The slot of KEY in r->lines.fnames: where it is, or the empty one to use. */
 static struct fname_ent *fname_slot(struct reader *r, const char *const key[3])
 {
 	size_t i;
 
-	if (2 * (r->fnames_n + 1) > r->fnames_slots) {
-		struct fname_ent *old = r->fnames;
-		size_t n = r->fnames_slots;
+	if (2 * (r->lines.fnames_n + 1) > r->lines.fnames_slots) {
+		struct fname_ent *old = r->lines.fnames;
+		size_t n = r->lines.fnames_slots;
 
-		r->fnames_slots = n ? 2 * n : 1024;
-		r->fnames = xcalloc(r->fnames_slots, sizeof(*r->fnames));
+		r->lines.fnames_slots = n ? 2 * n : 1024;
+		r->lines.fnames = xcalloc(r->lines.fnames_slots,
+					  sizeof(*r->lines.fnames));
 		for (i = 0; i < n; i++)
 			if (old[i].norm)
 				*fname_slot(r, old[i].key) = old[i];
 		free(old);
 	}
-	i = hash_bytes(key, 3 * sizeof(*key), 0) & (r->fnames_slots - 1);
-	while (r->fnames[i].norm &&
-	       memcmp(r->fnames[i].key, key, 3 * sizeof(*key)))
-		i = (i + 1) & (r->fnames_slots - 1);
-	return &r->fnames[i];
+	i = hash_bytes(key, 3 * sizeof(*key), 0) & (r->lines.fnames_slots - 1);
+	while (r->lines.fnames[i].norm &&
+	       memcmp(r->lines.fnames[i].key, key, 3 * sizeof(*key)))
+		i = (i + 1) & (r->lines.fnames_slots - 1);
+	return &r->lines.fnames[i];
 }
 
 /* The last component of RAW when it is a compiler's pseudo-file such as
@@ -401,10 +407,10 @@ static const char *relative_name(struct reader *r, const char *norm,
 		path_normalise(root, r->opts->roots[i]);
 		rel = strip_prefix(norm, sb_str(root));
 	}
-	for (i = 0; i < r->nunit_dirs && !rel; i++)
-		rel = strip_prefix(norm, r->unit_dirs[i]);
-	if (!rel && r->comp_dir) {
-		path_normalise(root, r->comp_dir);
+	for (i = 0; i < r->lines.nunit_dirs && !rel; i++)
+		rel = strip_prefix(norm, r->lines.unit_dirs[i]);
+	if (!rel && r->lines.comp_dir) {
+		path_normalise(root, r->lines.comp_dir);
 		rel = strip_prefix(norm, sb_str(root));
 	}
 	return rel;
@@ -416,28 +422,29 @@ const char *decl_file_name(struct reader *r, Dwarf_Word idx)
 	const char *name, *rel = NULL;
 	struct fname_ent *fe = NULL;
 
-	if ((!r->files && !r->own_files) || idx >= r->nfiles)
+	if ((!r->lines.files && !r->lines.own_files) || idx >= r->lines.nfiles)
 		return NULL;
-	if (r->file_names[idx])
-		return r->file_names[idx];
-	if (r->own_files) {
-		const char *key[3] = { r->lfiles[idx][0], r->lfiles[idx][1],
-				       r->comp_dir };
+	if (r->lines.file_names[idx])
+		return r->lines.file_names[idx];
+	if (r->lines.own_files) {
+		const char *key[3] = { r->lines.lfiles[idx][0],
+				       r->lines.lfiles[idx][1],
+				       r->lines.comp_dir };
 
 		fe = fname_slot(r, key);
 		if (fe->norm)
-			return r->file_names[idx] = fe->norm;
+			return r->lines.file_names[idx] = fe->norm;
 		memcpy(fe->key, key, sizeof(key));
 	}
 	sb_init(&raw);
 	sb_init(&norm);
 	sb_init(&root);
-	if (r->own_files && r->lfiles[idx][0]) {
-		sb_add2(&raw, r->lfiles[idx][0], "/");
-		sb_add(&raw, r->lfiles[idx][1]);
-	} else if (r->own_files) {
-		sb_add(&raw, r->lfiles[idx][1]);
-	} else if ((name = dwarf_filesrc(r->files, idx, NULL, NULL))) {
+	if (r->lines.own_files && r->lines.lfiles[idx][0]) {
+		sb_add2(&raw, r->lines.lfiles[idx][0], "/");
+		sb_add(&raw, r->lines.lfiles[idx][1]);
+	} else if (r->lines.own_files) {
+		sb_add(&raw, r->lines.lfiles[idx][1]);
+	} else if ((name = dwarf_filesrc(r->lines.files, idx, NULL, NULL))) {
 		sb_add(&raw, name);
 	} else {
 		sb_release(&raw);
@@ -445,10 +452,10 @@ const char *decl_file_name(struct reader *r, Dwarf_Word idx)
 	}
 	if ((name = pseudo_file(sb_str(&raw)))) {
 		rel = name;
-	} else if (raw.buf[0] != '/' && r->comp_dir) {
+	} else if (raw.buf[0] != '/' && r->lines.comp_dir) {
 		name = xstrdup(sb_str(&raw));
 		sb_reset(&raw);
-		sb_add2(&raw, r->comp_dir, "/");
+		sb_add2(&raw, r->lines.comp_dir, "/");
 		sb_add(&raw, name);
 		free((char *)name);
 	}
@@ -456,15 +463,15 @@ const char *decl_file_name(struct reader *r, Dwarf_Word idx)
 		path_normalise(&norm, sb_str(&raw));
 		rel = relative_name(r, sb_str(&norm), &root);
 	}
-	r->file_names[idx] = intern(r, rel ? rel : sb_str(&norm));
+	r->lines.file_names[idx] = intern(r, rel ? rel : sb_str(&norm));
 	if (fe) {
-		fe->norm = r->file_names[idx];
-		r->fnames_n++;
+		fe->norm = r->lines.file_names[idx];
+		r->lines.fnames_n++;
 	}
 	sb_release(&raw);
 	sb_release(&norm);
 	sb_release(&root);
-	return r->file_names[idx];
+	return r->lines.file_names[idx];
 }
 
 void get_decl(struct reader *r, Dwarf_Die *die, struct ktype *t)

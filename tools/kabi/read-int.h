@@ -50,6 +50,58 @@ struct memo_ent {
 
 enum { FP_NONE, FP_BUSY, FP_DONE, FP_NEVER };
 
+/* File names (lines.c): the unit's file table and where names come from. */
+struct lines {
+	const char *comp_dir;
+	/* the compilation directories of all units, normalised, shortest
+	 * first: a file is named relative to the shortest that holds it,
+	 * whichever unit names it (shared by the slots of one input) */
+	const char *const *unit_dirs;
+	size_t nunit_dirs;
+	Dwarf_Files *files;
+	size_t nfiles;
+	const char **file_names; /* normalised, lazily */
+	struct lsec line_sec, line_str_sec, str_sec;
+	/* .debug_info where it is the file's own mapping, and how much of
+	 * it is given back (info_release) */
+	struct lsec info_sec;
+	Dwarf_Off info_dropped;
+	/* the unit's file table as read by line_files: directory (NULL for
+	 * an absolute name) and name; used instead of files when own_files */
+	const char *(*lfiles)[2];
+	size_t nlfiles, lfiles_cap;
+	bool own_files;
+	/* decl_file names normalised so far, all units */
+	struct fname_ent *fnames;
+	size_t fnames_slots, fnames_n;
+};
+
+/* Spelling types (spell.c): names memoised per unit, and the DIEs on the
+ * way. */
+struct spell {
+	struct memo_ent *memo;
+	size_t memo_slots, memo_n;
+	uint32_t memo_gen; /* a new unit empties the memo in one step */
+	/* anonymous DIEs materialised in this CU */
+	Dwarf_Off *done;
+	size_t ndone, done_cap;
+	/* anonymous DIEs being materialised, against reference cycles */
+	Dwarf_Off active[KABI_MAX_TYPE_DEPTH];
+	unsigned nactive;
+	unsigned depth;
+	/* the DIEs being spelled, outermost first, and the work so far */
+	Dwarf_Off spelling[KABI_MAX_TYPE_DEPTH + 1];
+	unsigned long steps;
+};
+
+/* Fingerprints of the types emitted so far, all units (fingerprint.c);
+ * (0, 0) marks an empty slot. */
+struct seen_set {
+	uint64_t (*keys)[2];
+	size_t slots, n;
+};
+
+/* One reader: one input, or the units of one thread's slot of it. */
 struct reader {
 	const char *path;
 	char **err; /* where the one failure message goes */
@@ -65,47 +117,13 @@ struct reader {
 	/* per CU */
 	Dwarf_Die cudie;
 	uint8_t addr_size;
-	const char *comp_dir;
-	/* the compilation directories of all units, normalised, shortest
-	 * first: a file is named relative to the shortest that holds it,
-	 * whichever unit names it (shared by the slots of one input) */
-	const char *const *unit_dirs;
-	size_t nunit_dirs;
-	Dwarf_Files *files;
-	size_t nfiles;
-	const char **file_names; /* normalised, lazily */
-	/* the unit's file table as read by line_files: directory (NULL for
-	 * an absolute name) and name; used instead of files when own_files */
-	struct lsec line_sec, line_str_sec, str_sec;
-	/* .debug_info where it is the file's own mapping, and how much of
-	 * it is given back (info_release) */
-	struct lsec info_sec;
-	Dwarf_Off info_dropped;
-	const char *(*lfiles)[2];
-	size_t nlfiles, lfiles_cap;
-	bool own_files;
-	/* decl_file names normalised so far, all units */
-	struct fname_ent *fnames;
-	size_t fnames_slots, fnames_n;
-	struct memo_ent *memo;
-	size_t memo_slots, memo_n;
-	uint32_t memo_gen; /* a new unit empties the memo in one step */
-	/* fingerprints of the types emitted so far, all units */
-	uint64_t (*seen)[2];
-	size_t seen_slots, seen_n;
-	/* anonymous DIEs materialised in this CU, and file-scope anonymous
-	 * enums waiting to see whether a use names them first */
-	Dwarf_Off *done;
-	size_t ndone, done_cap;
+	/* file-scope anonymous enums waiting to see whether a use names
+	 * them first */
 	Dwarf_Die *anon_enums;
 	size_t nanon_enums, anon_enums_cap;
-	/* anonymous DIEs being materialised, against reference cycles */
-	Dwarf_Off active[KABI_MAX_TYPE_DEPTH];
-	unsigned nactive;
-	unsigned depth;
-	/* the DIEs being spelled, outermost first, and the work so far */
-	Dwarf_Off spelling[KABI_MAX_TYPE_DEPTH + 1];
-	unsigned long steps;
+	struct lines lines;
+	struct spell spell;
+	struct seen_set seen;
 };
 
 /* A fingerprint being made (fingerprint.c). */

@@ -167,27 +167,28 @@ static void read_unit(struct reader *r, Dwarf_Die *cudie)
 	int rc;
 
 	r->cudie = *cudie;
-	r->comp_dir = NULL;
+	r->lines.comp_dir = NULL;
 	if (dwarf_attr(cudie, DW_AT_comp_dir, &a))
-		r->comp_dir = dwarf_formstring(&a);
-	r->files = NULL;
-	r->nfiles = 0;
-	r->own_files = false;
+		r->lines.comp_dir = dwarf_formstring(&a);
+	r->lines.files = NULL;
+	r->lines.nfiles = 0;
+	r->lines.own_files = false;
 	if (dwarf_attr(cudie, DW_AT_stmt_list, &a) &&
 	    dwarf_formudata(&a, &stmt) == 0 && line_files(r, stmt) == 0) {
-		r->own_files = true;
-		r->nfiles = r->nlfiles;
-	} else if (dwarf_getsrcfiles(cudie, &r->files, &r->nfiles) != 0) {
-		r->files = NULL;
-		r->nfiles = 0;
+		r->lines.own_files = true;
+		r->lines.nfiles = r->lines.nlfiles;
+	} else if (dwarf_getsrcfiles(cudie, &r->lines.files,
+				     &r->lines.nfiles) != 0) {
+		r->lines.files = NULL;
+		r->lines.nfiles = 0;
 		(void)dwarf_errno(); /* a unit without line table has no decl_file */
 	}
-	free(r->file_names);
-	r->file_names =
-		xcalloc(r->nfiles ? r->nfiles : 1, sizeof(*r->file_names));
+	free(r->lines.file_names);
+	r->lines.file_names = xcalloc(r->lines.nfiles ? r->lines.nfiles : 1,
+				      sizeof(*r->lines.file_names));
 	memo_clear(r);
 
-	r->ndone = 0;
+	r->spell.ndone = 0;
 	r->nanon_enums = 0;
 	rc = dwarf_child(cudie, &c);
 	while (rc == 0 && !r->failed) {
@@ -196,13 +197,15 @@ static void read_unit(struct reader *r, Dwarf_Die *cudie)
 	}
 	if (rc < 0)
 		rd_dwfail(r, "dwarf_siblingof");
-	if (r->ndone)
-		qsort(r->done, r->ndone, sizeof(*r->done), off_cmp);
+	if (r->spell.ndone)
+		qsort(r->spell.done, r->spell.ndone, sizeof(*r->spell.done),
+		      off_cmp);
 	for (i = 0; i < r->nanon_enums && !r->failed; i++) {
 		Dwarf_Off off = dwarf_dieoffset(&r->anon_enums[i]);
 
-		if (!r->ndone || !bsearch(&off, r->done, r->ndone,
-					  sizeof(*r->done), off_cmp))
+		if (!r->spell.ndone ||
+		    !bsearch(&off, r->spell.done, r->spell.ndone,
+			     sizeof(*r->spell.done), off_cmp))
 			anon_enum_top(r, &r->anon_enums[i]);
 	}
 }
@@ -363,12 +366,12 @@ static void unit_dirs_free(char **dirs, size_t n)
 
 static void reader_release(struct reader *r)
 {
-	free(r->file_names);
-	free(r->lfiles);
-	free(r->fnames);
-	free(r->memo);
-	free(r->seen);
-	free(r->done);
+	free(r->lines.file_names);
+	free(r->lines.lfiles);
+	free(r->lines.fnames);
+	free(r->spell.memo);
+	free(r->seen.keys);
+	free(r->spell.done);
 	free(r->anon_enums);
 }
 
@@ -428,8 +431,8 @@ int read_file(struct model *m, const char *path, const struct read_opts *o,
 	if (check_units(&r, h.dw) != 0)
 		goto out;
 	ndirs = unit_dirs_collect(h.dw, &dirs);
-	r.unit_dirs = (const char *const *)dirs;
-	r.nunit_dirs = ndirs;
+	r.lines.unit_dirs = (const char *const *)dirs;
+	r.lines.nunit_dirs = ndirs;
 	/* Large inputs are split by unit across threads, each with its own
 	 * handles, since libdw handles are not shared between threads. */
 	if (o->threads > 1) {
@@ -442,12 +445,14 @@ int read_file(struct model *m, const char *path, const struct read_opts *o,
 		for (i = 1; i < nslots; i++) {
 			struct slot *s = &slots[i];
 
-			s->r = (struct reader){ .path = path,
-						.opts = o,
-						.model = model_new(),
-						.err = &s->err,
-						.unit_dirs = r.unit_dirs,
-						.nunit_dirs = ndirs };
+			s->r = (struct reader){
+				.path = path,
+				.opts = o,
+				.model = model_new(),
+				.err = &s->err,
+				.lines = { .unit_dirs = r.lines.unit_dirs,
+					   .nunit_dirs = ndirs }
+			};
 			s->stride = nslots;
 			s->index = i;
 			s->started = pthread_create(&s->tid, NULL, slot_main,

@@ -15,40 +15,44 @@ struct memo_ent *memo_slot(struct reader *r, Dwarf_Off off)
 {
 	size_t i;
 
-	if (2 * (r->memo_n + 1) > r->memo_slots) {
-		struct memo_ent *old = r->memo;
-		size_t n = r->memo_slots;
+	if (2 * (r->spell.memo_n + 1) > r->spell.memo_slots) {
+		struct memo_ent *old = r->spell.memo;
+		size_t n = r->spell.memo_slots;
 
-		r->memo_slots = n ? 2 * n : 4096;
-		r->memo = xcalloc(r->memo_slots, sizeof(*r->memo));
-		r->memo_n = 0;
+		r->spell.memo_slots = n ? 2 * n : 4096;
+		r->spell.memo =
+			xcalloc(r->spell.memo_slots, sizeof(*r->spell.memo));
+		r->spell.memo_n = 0;
 		for (i = 0; i < n; i++) {
-			if (old[i].gen == r->memo_gen) {
+			if (old[i].gen == r->spell.memo_gen) {
 				*memo_slot(r, old[i].off) = old[i];
 			}
 		}
 		free(old);
 	}
-	i = (off * UINT64_C(0x9e3779b97f4a7c15)) >> 20 & (r->memo_slots - 1);
-	while (r->memo[i].gen == r->memo_gen && r->memo[i].off != off)
-		i = (i + 1) & (r->memo_slots - 1);
-	if (r->memo[i].gen != r->memo_gen) {
-		memset(&r->memo[i], 0, sizeof(r->memo[i]));
-		r->memo[i].off = off;
-		r->memo[i].gen = r->memo_gen;
-		r->memo_n++;
+	i = (off * UINT64_C(0x9e3779b97f4a7c15)) >> 20 &
+	    (r->spell.memo_slots - 1);
+	while (r->spell.memo[i].gen == r->spell.memo_gen &&
+	       r->spell.memo[i].off != off)
+		i = (i + 1) & (r->spell.memo_slots - 1);
+	if (r->spell.memo[i].gen != r->spell.memo_gen) {
+		memset(&r->spell.memo[i], 0, sizeof(r->spell.memo[i]));
+		r->spell.memo[i].off = off;
+		r->spell.memo[i].gen = r->spell.memo_gen;
+		r->spell.memo_n++;
 	}
-	return &r->memo[i];
+	return &r->spell.memo[i];
 }
 
 void memo_clear(struct reader *r)
 {
-	if (++r->memo_gen == 0) {
-		if (r->memo)
-			memset(r->memo, 0, r->memo_slots * sizeof(*r->memo));
-		r->memo_gen = 1;
+	if (++r->spell.memo_gen == 0) {
+		if (r->spell.memo)
+			memset(r->spell.memo, 0,
+			       r->spell.memo_slots * sizeof(*r->spell.memo));
+		r->spell.memo_gen = 1;
 	}
-	r->memo_n = 0;
+	r->spell.memo_n = 0;
 }
 
 /* ---- sizes ----------------------------------------------------------- */
@@ -174,7 +178,7 @@ int64_t type_size(struct reader *r, Dwarf_Die *die)
 				return (int64_t)v;
 			return r->addr_size;
 		case DW_TAG_array_type:
-			if (++r->depth > KABI_MAX_TYPE_DEPTH) {
+			if (++r->spell.depth > KABI_MAX_TYPE_DEPTH) {
 				rd_fail(r,
 					"type nesting deeper than %d at DIE 0x%" PRIx64,
 					KABI_MAX_TYPE_DEPTH,
@@ -184,7 +188,7 @@ int64_t type_size(struct reader *r, Dwarf_Die *die)
 			{
 				int64_t s = array_size(r, &t);
 
-				r->depth--;
+				r->spell.depth--;
 				return s;
 			}
 		case DW_TAG_subroutine_type:
@@ -362,26 +366,29 @@ static const char *anon_name(struct reader *r, Dwarf_Die *die,
 	/* materialised once, from the as-written pass */
 	if (mode != AS_WRITTEN)
 		return sb_str(out);
-	for (i = 0; i < r->nactive; i++)
-		if (r->active[i] == off)
+	for (i = 0; i < r->spell.nactive; i++)
+		if (r->spell.active[i] == off)
 			return sb_str(out); /* a cycle: named, not re-emitted */
-	if (r->nactive == KABI_MAX_TYPE_DEPTH) {
+	if (r->spell.nactive == KABI_MAX_TYPE_DEPTH) {
 		rd_fail(r,
 			"anonymous types nested deeper than %d at DIE 0x%" PRIx64,
 			KABI_MAX_TYPE_DEPTH, (uint64_t)off);
 		return sb_str(out);
 	}
-	r->active[r->nactive++] = off;
-	if (r->ndone == r->done_cap) {
-		r->done_cap = r->done_cap ? 2 * r->done_cap : 64;
-		r->done = xrealloc(r->done, r->done_cap * sizeof(*r->done));
+	r->spell.active[r->spell.nactive++] = off;
+	if (r->spell.ndone == r->spell.done_cap) {
+		r->spell.done_cap = r->spell.done_cap ? 2 * r->spell.done_cap :
+							64;
+		r->spell.done =
+			xrealloc(r->spell.done,
+				 r->spell.done_cap * sizeof(*r->spell.done));
 	}
-	r->done[r->ndone++] = off;
+	r->spell.done[r->spell.ndone++] = off;
 	if (k == KIND_ENUM)
 		emit_enum(r, die, name, ctx ? ctx->parent : NULL);
 	else
 		emit_aggregate(r, die, name, ctx ? ctx->parent : NULL);
-	r->nactive--;
+	r->spell.nactive--;
 	return sb_str(out);
 }
 
@@ -549,35 +556,35 @@ static void void_decl(unsigned quals, const char *inner, struct sb *out)
  * too deep, meets DIE inside its own spelling or spends the budget.  A
  * DIE inside its own spelling is a cycle no C type has; shared function
  * and pointer types could still make the spelling grow exponentially,
- * hence the step budget.  type_decl_q leaves with r->depth--. */
+ * hence the step budget.  type_decl_q leaves with r->spell.depth--. */
 static bool spell_enter(struct reader *r, Dwarf_Die *die)
 {
 	Dwarf_Off off;
 	unsigned i;
 
-	if (++r->depth > KABI_MAX_TYPE_DEPTH) {
+	if (++r->spell.depth > KABI_MAX_TYPE_DEPTH) {
 		rd_fail(r,
 			"type reference cycle or nesting deeper than %d at DIE 0x%" PRIx64,
 			KABI_MAX_TYPE_DEPTH, (uint64_t)dwarf_dieoffset(die));
-		r->depth--;
+		r->spell.depth--;
 		return false;
 	}
 	off = dwarf_dieoffset(die);
-	for (i = 0; i + 1 < r->depth; i++) {
-		if (r->spelling[i] == off) {
+	for (i = 0; i + 1 < r->spell.depth; i++) {
+		if (r->spell.spelling[i] == off) {
 			rd_fail(r, "type reference cycle at DIE 0x%" PRIx64,
 				(uint64_t)off);
-			r->depth--;
+			r->spell.depth--;
 			return false;
 		}
 	}
-	r->spelling[r->depth - 1] = off;
-	if (++r->steps > KABI_MAX_NAME_STEPS) {
+	r->spell.spelling[r->spell.depth - 1] = off;
+	if (++r->spell.steps > KABI_MAX_NAME_STEPS) {
 		rd_fail(r,
 			"type at DIE 0x%" PRIx64
 			" takes more than %d steps to spell",
-			(uint64_t)r->spelling[0], KABI_MAX_NAME_STEPS);
-		r->depth--;
+			(uint64_t)r->spell.spelling[0], KABI_MAX_NAME_STEPS);
+		r->spell.depth--;
 		return false;
 	}
 	return true;
@@ -821,7 +828,7 @@ static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 		sb_release(&head);
 	}
 out:
-	r->depth--;
+	r->spell.depth--;
 }
 
 /* Interned name of the type DIE, memoised when context free. */
@@ -836,8 +843,8 @@ const char *type_name(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 
 	if (e->str[mode])
 		return e->str[mode];
-	if (r->depth == 0)
-		r->steps = 0;
+	if (r->spell.depth == 0)
+		r->spell.steps = 0;
 	sb_init(&out);
 	type_decl(r, die, mode, ctx, "", &out, &ctx_used);
 	s = intern(r, sb_str(&out));
