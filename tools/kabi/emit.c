@@ -312,6 +312,74 @@ void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
 	sb_release(&path);
 }
 
+/*
+ * An enumerator value held in a block: Clang writes the values of an enum
+ * with a 128-bit underlying type as 16-byte blocks, and DWARF 5 has
+ * DW_FORM_data16 for the same.  The bytes are in the target's order.
+ * Values up to 128 bits are read; a value that does not fit its enum is
+ * an error rather than a silent truncation.
+ */
+static bool enum_block_value(struct reader *r, Dwarf_Attribute *a,
+			     Dwarf_Die *die, const char *name,
+			     const struct ktype *t, struct enumerator *e)
+{
+	Dwarf_Block blk;
+	uint64_t lo = 0, hi = 0;
+	size_t i;
+
+	if (dwarf_formblock(a, &blk) != 0) {
+		rd_dwfail(r, "dwarf_formblock");
+		return false;
+	}
+	if (blk.length == 0 || blk.length > 16) {
+		rd_fail(r,
+			"enumerator '%s' at DIE 0x%" PRIx64
+			" has a %zu-byte value; kabi reads values of 1 to 16 bytes",
+			name, (uint64_t)dwarf_dieoffset(die),
+			(size_t)blk.length);
+		return false;
+	}
+	for (i = 0; i < blk.length; i++) {
+		/* byte i from the least significant end */
+		uint64_t byte =
+			blk.data[r->big_endian ? blk.length - 1 - i : i];
+
+		if (i < 8)
+			lo |= byte << (8 * i);
+		else
+			hi |= byte << (8 * (i - 8));
+	}
+	if (t->is_signed && blk.length < 16 &&
+	    blk.data[r->big_endian ? 0 : blk.length - 1] & 0x80) {
+		/* sign-extend from blk.length bytes to 128 bits */
+		if (blk.length < 8) {
+			lo |= ~UINT64_C(0) << (8 * blk.length);
+			hi = ~UINT64_C(0);
+		} else {
+			hi |= blk.length == 8 ?
+				      ~UINT64_C(0) :
+				      ~UINT64_C(0) << (8 * (blk.length - 8));
+		}
+	}
+	if (t->size <= 8 && t->size > 0) {
+		/* an enum of up to 64 bits keeps its value in 'value' */
+		uint64_t ext = t->is_signed && lo >> 63 ? ~UINT64_C(0) : 0;
+
+		if (hi != ext) {
+			rd_fail(r,
+				"enumerator '%s' at DIE 0x%" PRIx64
+				" has a value wider than its %" PRId64
+				"-byte enum",
+				name, (uint64_t)dwarf_dieoffset(die), t->size);
+			return false;
+		}
+		hi = 0;
+	}
+	e->value = lo;
+	e->hi = hi;
+	return true;
+}
+
 /* Whether FORM is a block, which enum_block_value reads. */
 static bool block_form(unsigned form)
 {

@@ -76,9 +76,6 @@ static void fp_bytes(struct fp *f, const void *p, size_t n)
 	}
 }
 
-void fp_die(struct reader *r, Dwarf_Die *die, struct fp *f, unsigned depth,
-	    bool child);
-
 struct fp_walk {
 	struct reader *r;
 	struct fp *f;

@@ -170,9 +170,6 @@ void memo_clear(struct reader *r);
 int64_t type_size(struct reader *r, Dwarf_Die *die);
 bool is_aggregate(int tag);
 enum kind tag_kind(int tag);
-bool enum_block_value(struct reader *r, Dwarf_Attribute *a, Dwarf_Die *die,
-		      const char *name, const struct ktype *t,
-		      struct enumerator *e);
 void join(struct sb *out, const char *head, const char *inner);
 const char *type_name(struct reader *r, Dwarf_Die *die, enum name_mode mode,
 		      const struct actx *ctx);
