@@ -356,46 +356,45 @@ void fp_die(struct reader *r, Dwarf_Die *die, struct fp *f, unsigned depth,
 	e->fp[1] = f->h[1];
 }
 
-/* Slot of key K in the seen set: where it is, or the empty one to use. */
-static size_t seen_slot(struct reader *r, const uint64_t k[2])
+static bool seen_used(const void *e, const void *ctx)
 {
-	size_t i = k[0] & (r->seen.slots - 1);
+	const uint64_t *k = e;
 
-	while ((r->seen.keys[i][0] || r->seen.keys[i][1]) &&
-	       (r->seen.keys[i][0] != k[0] || r->seen.keys[i][1] != k[1]))
-		i = (i + 1) & (r->seen.slots - 1);
-	return i;
+	(void)ctx;
+	return k[0] || k[1];
+}
+
+static uint64_t seen_hash(const void *e, const void *ctx)
+{
+	(void)ctx;
+	return *(const uint64_t *)e;
+}
+
+static bool seen_match(const void *e, const void *key, const void *ctx)
+{
+	const uint64_t *a = e, *b = key;
+
+	(void)ctx;
+	return a[0] == b[0] && a[1] == b[1];
 }
 
 bool seen_has(struct reader *r, const uint64_t k[2])
 {
-	size_t i;
-
-	if (!r->seen.slots)
+	if (!r->seen.nslots)
 		return false;
-	i = seen_slot(r, k);
-	return r->seen.keys[i][0] || r->seen.keys[i][1];
+	return seen_used(hset_find(&r->seen, k[0], seen_used, seen_match, k,
+				   NULL),
+			 NULL);
 }
 
 void seen_add(struct reader *r, const uint64_t k[2])
 {
-	size_t i;
+	uint64_t *e;
 
-	if (2 * (r->seen.n + 1) > r->seen.slots) {
-		uint64_t(*old)[2] = r->seen.keys;
-		size_t n = r->seen.slots;
-
-		r->seen.slots = n ? 2 * n : 4096;
-		r->seen.keys = xcalloc(r->seen.slots, sizeof(*r->seen.keys));
-		for (i = 0; i < n; i++)
-			if (old[i][0] || old[i][1])
-				memcpy(r->seen.keys[seen_slot(r, old[i])],
-				       old[i], sizeof(*old));
-		free(old);
-	}
-	i = seen_slot(r, k);
-	if (!r->seen.keys[i][0] && !r->seen.keys[i][1]) {
-		memcpy(r->seen.keys[i], k, sizeof(r->seen.keys[i]));
+	hset_reserve(&r->seen, 4096, seen_used, seen_hash, NULL);
+	e = hset_find(&r->seen, k[0], seen_used, seen_match, k, NULL);
+	if (!seen_used(e, NULL)) {
+		memcpy(e, k, 2 * sizeof(*k));
 		r->seen.n++;
 	}
 }

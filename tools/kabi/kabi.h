@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "hash.h"
+
 /* Exit status bits, compatible with abidiff(1). */
 enum {
 	KABI_EXIT_OK = 0,
@@ -143,9 +145,8 @@ struct model {
 	struct strtab *strs;
 	struct ktype **types;
 	size_t ntypes, cap;
-	/* open-addressing set over types[], keyed by ktype.hash */
-	uint32_t *slots;
-	size_t nslots;
+	/* types[] by ktype.hash: entries hold an index + 1, 0 is unused */
+	struct hset set;
 };
 
 struct model *model_new(void);

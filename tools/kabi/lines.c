@@ -358,28 +358,34 @@ void info_release(struct reader *r, Dwarf_Off upto)
 	r->lines.info_dropped = upto;
 }
 
+static bool fname_used(const void *e, const void *ctx)
+{
+	(void)ctx;
+	return ((const struct fname_ent *)e)->norm != NULL;
+}
+
+static uint64_t fname_hash(const void *e, const void *ctx)
+{
+	(void)ctx;
+	return hash_bytes(((const struct fname_ent *)e)->key,
+			  3 * sizeof(const char *), 0);
+}
+
+static bool fname_match(const void *e, const void *key, const void *ctx)
+{
+	(void)ctx;
+	return !memcmp(((const struct fname_ent *)e)->key, key,
+		       3 * sizeof(const char *));
+}
+
 /* The slot of KEY in r->lines.fnames: where it is, or the empty one to use. */
 static struct fname_ent *fname_slot(struct reader *r, const char *const key[3])
 {
-	size_t i;
+	struct hset *s = &r->lines.fnames;
 
-	if (2 * (r->lines.fnames_n + 1) > r->lines.fnames_slots) {
-		struct fname_ent *old = r->lines.fnames;
-		size_t n = r->lines.fnames_slots;
-
-		r->lines.fnames_slots = n ? 2 * n : 1024;
-		r->lines.fnames = xcalloc(r->lines.fnames_slots,
-					  sizeof(*r->lines.fnames));
-		for (i = 0; i < n; i++)
-			if (old[i].norm)
-				*fname_slot(r, old[i].key) = old[i];
-		free(old);
-	}
-	i = hash_bytes(key, 3 * sizeof(*key), 0) & (r->lines.fnames_slots - 1);
-	while (r->lines.fnames[i].norm &&
-	       memcmp(r->lines.fnames[i].key, key, 3 * sizeof(*key)))
-		i = (i + 1) & (r->lines.fnames_slots - 1);
-	return &r->lines.fnames[i];
+	hset_reserve(s, 1024, fname_used, fname_hash, NULL);
+	return hset_find(s, hash_bytes(key, 3 * sizeof(*key), 0), fname_used,
+			 fname_match, key, NULL);
 }
 
 /* The last component of RAW when it is a compiler's pseudo-file such as
@@ -466,7 +472,7 @@ const char *decl_file_name(struct reader *r, Dwarf_Word idx)
 	r->lines.file_names[idx] = intern(r, rel ? rel : sb_str(&norm));
 	if (fe) {
 		fe->norm = r->lines.file_names[idx];
-		r->lines.fnames_n++;
+		r->lines.fnames.n++;
 	}
 	sb_release(&raw);
 	sb_release(&norm);

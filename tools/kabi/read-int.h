@@ -72,15 +72,13 @@ struct lines {
 	size_t nlfiles, lfiles_cap;
 	bool own_files;
 	/* decl_file names normalised so far, all units */
-	struct fname_ent *fnames;
-	size_t fnames_slots, fnames_n;
+	struct hset fnames; /* of struct fname_ent, unused while norm is NULL */
 };
 
 /* Spelling types (spell.c): names memoised per unit, and the DIEs on the
  * way. */
 struct spell {
-	struct memo_ent *memo;
-	size_t memo_slots, memo_n;
+	struct hset memo; /* of struct memo_ent, unused unless gen is memo_gen */
 	uint32_t memo_gen; /* a new unit empties the memo in one step */
 	/* anonymous DIEs materialised in this CU */
 	Dwarf_Off *done;
@@ -92,13 +90,6 @@ struct spell {
 	/* the DIEs being spelled, outermost first, and the work so far */
 	Dwarf_Off spelling[KABI_MAX_TYPE_DEPTH + 1];
 	unsigned long steps;
-};
-
-/* Fingerprints of the types emitted so far, all units (fingerprint.c);
- * (0, 0) marks an empty slot. */
-struct seen_set {
-	uint64_t (*keys)[2];
-	size_t slots, n;
 };
 
 /* One reader: one input, or the units of one thread's slot of it. */
@@ -123,7 +114,9 @@ struct reader {
 	size_t nanon_enums, anon_enums_cap;
 	struct lines lines;
 	struct spell spell;
-	struct seen_set seen;
+	/* fingerprints of the types emitted so far, all units
+	 * (fingerprint.c): uint64_t[2], (0, 0) unused */
+	struct hset seen;
 };
 
 /* A fingerprint being made (fingerprint.c). */

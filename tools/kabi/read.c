@@ -364,13 +364,21 @@ static void unit_dirs_free(char **dirs, size_t n)
 	free(dirs);
 }
 
+/* Entry sizes of the reader's tables, which start empty. */
+static void reader_init(struct reader *r)
+{
+	hset_init(&r->lines.fnames, sizeof(struct fname_ent), 0);
+	hset_init(&r->spell.memo, sizeof(struct memo_ent), 0);
+	hset_init(&r->seen, 2 * sizeof(uint64_t), 0);
+}
+
 static void reader_release(struct reader *r)
 {
 	free(r->lines.file_names);
 	free(r->lines.lfiles);
-	free(r->lines.fnames);
-	free(r->spell.memo);
-	free(r->seen.keys);
+	hset_release(&r->lines.fnames);
+	hset_release(&r->spell.memo);
+	hset_release(&r->seen);
 	free(r->spell.done);
 	free(r->anon_enums);
 }
@@ -425,6 +433,7 @@ int read_file(struct model *m, const char *path, const struct read_opts *o,
 	char *dbg = NULL, **dirs = NULL;
 	size_t ndirs = 0;
 
+	reader_init(&r);
 	if (open_with_debug(&r, &h, &dbg) != 0)
 		return -1;
 	path = r.path;
@@ -453,6 +462,7 @@ int read_file(struct model *m, const char *path, const struct read_opts *o,
 				.lines = { .unit_dirs = r.lines.unit_dirs,
 					   .nunit_dirs = ndirs }
 			};
+			reader_init(&s->r);
 			s->stride = nslots;
 			s->index = i;
 			s->started = pthread_create(&s->tid, NULL, slot_main,

@@ -11,48 +11,52 @@
 
 /* ---- memo of type names, per CU -------------------------------------- */
 
+static bool memo_used(const void *e, const void *ctx)
+{
+	return ((const struct memo_ent *)e)->gen == *(const uint32_t *)ctx;
+}
+
+static uint64_t memo_hash_off(Dwarf_Off off)
+{
+	return (off * UINT64_C(0x9e3779b97f4a7c15)) >> 20;
+}
+
+static uint64_t memo_hash(const void *e, const void *ctx)
+{
+	(void)ctx;
+	return memo_hash_off(((const struct memo_ent *)e)->off);
+}
+
+static bool memo_match(const void *e, const void *key, const void *ctx)
+{
+	(void)ctx;
+	return ((const struct memo_ent *)e)->off == *(const Dwarf_Off *)key;
+}
+
 struct memo_ent *memo_slot(struct reader *r, Dwarf_Off off)
 {
-	size_t i;
+	struct hset *s = &r->spell.memo;
+	const uint32_t *gen = &r->spell.memo_gen;
+	struct memo_ent *e;
 
-	if (2 * (r->spell.memo_n + 1) > r->spell.memo_slots) {
-		struct memo_ent *old = r->spell.memo;
-		size_t n = r->spell.memo_slots;
-
-		r->spell.memo_slots = n ? 2 * n : 4096;
-		r->spell.memo =
-			xcalloc(r->spell.memo_slots, sizeof(*r->spell.memo));
-		r->spell.memo_n = 0;
-		for (i = 0; i < n; i++) {
-			if (old[i].gen == r->spell.memo_gen) {
-				*memo_slot(r, old[i].off) = old[i];
-			}
-		}
-		free(old);
+	hset_reserve(s, 4096, memo_used, memo_hash, gen);
+	e = hset_find(s, memo_hash_off(off), memo_used, memo_match, &off, gen);
+	if (e->gen != *gen) {
+		memset(e, 0, sizeof(*e));
+		e->off = off;
+		e->gen = *gen;
+		s->n++;
 	}
-	i = (off * UINT64_C(0x9e3779b97f4a7c15)) >> 20 &
-	    (r->spell.memo_slots - 1);
-	while (r->spell.memo[i].gen == r->spell.memo_gen &&
-	       r->spell.memo[i].off != off)
-		i = (i + 1) & (r->spell.memo_slots - 1);
-	if (r->spell.memo[i].gen != r->spell.memo_gen) {
-		memset(&r->spell.memo[i], 0, sizeof(r->spell.memo[i]));
-		r->spell.memo[i].off = off;
-		r->spell.memo[i].gen = r->spell.memo_gen;
-		r->spell.memo_n++;
-	}
-	return &r->spell.memo[i];
+	return e;
 }
 
 void memo_clear(struct reader *r)
 {
 	if (++r->spell.memo_gen == 0) {
-		if (r->spell.memo)
-			memset(r->spell.memo, 0,
-			       r->spell.memo_slots * sizeof(*r->spell.memo));
+		hset_clear(&r->spell.memo);
 		r->spell.memo_gen = 1;
 	}
-	r->spell.memo_n = 0;
+	r->spell.memo.n = 0;
 }
 
 /* ---- sizes ----------------------------------------------------------- */
