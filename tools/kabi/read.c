@@ -409,6 +409,34 @@ static void *slot_main(void *arg)
 	return NULL;
 }
 
+/* Slots 1 to NSLOTS - 1 of the input of R, each read on a thread of its
+ * own, or here when no thread starts; slot 0 is R's. */
+static struct slot *slots_start(const struct reader *r, size_t nslots)
+{
+	struct slot *slots = xcalloc(nslots, sizeof(*slots));
+	size_t i;
+
+	for (i = 1; i < nslots; i++) {
+		struct slot *s = &slots[i];
+
+		s->r = (struct reader){
+			.path = r->path,
+			.opts = r->opts,
+			.model = model_new(),
+			.err = &s->err,
+			.lines = { .unit_dirs = r->lines.unit_dirs,
+				   .nunit_dirs = r->lines.nunit_dirs }
+		};
+		reader_init(&s->r);
+		s->stride = nslots;
+		s->index = i;
+		s->started = pthread_create(&s->tid, NULL, slot_main, s) == 0;
+		if (!s->started)
+			slot_main(s); /* no thread: same work, here */
+	}
+	return slots;
+}
+
 static size_t count_units(Dwarf *dw)
 {
 	Dwarf_Off off = 0, next;
@@ -449,28 +477,8 @@ int read_file(struct model *m, const char *path, const struct read_opts *o,
 		if (nslots > o->threads)
 			nslots = o->threads;
 	}
-	if (nslots > 1) {
-		slots = xcalloc(nslots, sizeof(*slots));
-		for (i = 1; i < nslots; i++) {
-			struct slot *s = &slots[i];
-
-			s->r = (struct reader){
-				.path = path,
-				.opts = o,
-				.model = model_new(),
-				.err = &s->err,
-				.lines = { .unit_dirs = r.lines.unit_dirs,
-					   .nunit_dirs = ndirs }
-			};
-			reader_init(&s->r);
-			s->stride = nslots;
-			s->index = i;
-			s->started = pthread_create(&s->tid, NULL, slot_main,
-						    s) == 0;
-			if (!s->started)
-				slot_main(s); /* no thread: same work, here */
-		}
-	}
+	if (nslots > 1)
+		slots = slots_start(&r, nslots);
 	read_dwarf(&r, h.dw, nslots, 0);
 	reader_release(&r);
 
