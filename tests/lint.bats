@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The tree's own rules, checked: every source file carries the SPDX line,
-# and every shell script is shellcheck-clean.
+# every shell script is shellcheck-clean, and kabi's C is formatted with
+# tools/kabi/.clang-format.
 
 load common
 
@@ -60,6 +61,23 @@ shell_scripts() {
 	refute_output 0
 	# the findings first, then the status, so a failure shows them
 	run xargs -a "$BATS_TEST_TMPDIR/scripts" -d '\n' sh -c 'cd "$0" && shellcheck -x "$@"' "$TOP"
+	assert_output ""
+	assert_equal "$status" 0
+}
+
+# kabi_sources: kabi's tracked C sources and headers, fuzz harnesses too
+kabi_sources() {
+	git -c safe.directory="$TOP" -C "$TOP" ls-files -- 'tools/kabi/*.c' 'tools/kabi/*.h'
+}
+
+@test "lint: kabi's C is formatted with tools/kabi/.clang-format" {
+	need_tool clang-format
+	kabi_sources >"$BATS_TEST_TMPDIR/kabi"
+	run -0 wc -l <"$BATS_TEST_TMPDIR/kabi"
+	refute_output 0
+	# each difference from the style is a warning; the findings first,
+	# then the status, so a failure shows them
+	run xargs -a "$BATS_TEST_TMPDIR/kabi" -d '\n' sh -c 'cd "$0" && clang-format --style=file --dry-run -Werror "$@"' "$TOP"
 	assert_output ""
 	assert_equal "$status" 0
 }

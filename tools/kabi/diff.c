@@ -53,11 +53,11 @@ static const char *const what_names[] = {
 
 struct finding {
 	enum what what;
-	const char *subject;	/* member or enumerator name, or NULL */
-	char *old, *new;	/* rendered values */
+	const char *subject; /* member or enumerator name, or NULL */
+	char *old, *new;     /* rendered values */
 	bool numeric;
 	const char *old_resolved, *new_resolved;
-	const char *type;	/* of an added or removed member */
+	const char *type; /* of an added or removed member */
 	bool incompatible;
 };
 
@@ -69,7 +69,7 @@ struct report {
 
 struct totals {
 	size_t changed, incompatible, only_old, only_new, unchanged, suppressed;
-	size_t left_out;	/* --only-common: named on one side only */
+	size_t left_out; /* --only-common: named on one side only */
 };
 
 struct ctx {
@@ -97,7 +97,8 @@ static char *fmt_str(const char *s)
 }
 
 static struct finding *add(struct report *r, enum what w, const char *subject,
-			   char *old, char *new, bool numeric, bool incompatible)
+			   char *old, char *new, bool numeric,
+			   bool incompatible)
 {
 	struct finding *f;
 
@@ -147,7 +148,8 @@ static void strip_quals(const char *s, struct sb *out)
 		bool q = false;
 
 		for (i = 0; i < sizeof(quals) / sizeof(quals[0]); i++)
-			q |= n == strlen(quals[i]) && strncmp(s, quals[i], n) == 0;
+			q |= n == strlen(quals[i]) &&
+			     strncmp(s, quals[i], n) == 0;
 		if (!q) {
 			sb_addn(out, s, n);
 			sb_add(out, " ");
@@ -192,7 +194,8 @@ static void cmp_member(struct report *r, const struct member *a,
 
 	if (a->bitsize || b->bitsize) {
 		if (a->bitpos != b->bitpos || a->bitsize != b->bitsize)
-			add(r, W_BITFIELD, subj, fmt_bits(a), fmt_bits(b), false, true);
+			add(r, W_BITFIELD, subj, fmt_bits(a), fmt_bits(b),
+			    false, true);
 	} else if (a->bitpos != b->bitpos) {
 		add(r, W_OFFSET, subj, fmt_num((int64_t)(a->bitpos / 8)),
 		    fmt_num((int64_t)(b->bitpos / 8)), true, true);
@@ -205,16 +208,16 @@ static void cmp_member(struct report *r, const struct member *a,
 	if (streq(a->resolved, b->resolved)) {
 		if (only_layout)
 			return;
-		f = add(r, W_TYPEDEF_ONLY, subj, fmt_str(a->type), fmt_str(b->type),
-			false, false);
+		f = add(r, W_TYPEDEF_ONLY, subj, fmt_str(a->type),
+			fmt_str(b->type), false, false);
 		f->old_resolved = f->new_resolved = a->resolved;
 		return;
 	}
 	if (same_unqualified(a->resolved, b->resolved)) {
 		if (only_layout)
 			return;
-		f = add(r, W_QUAL_ONLY, subj, fmt_str(a->type), fmt_str(b->type),
-			false, false);
+		f = add(r, W_QUAL_ONLY, subj, fmt_str(a->type),
+			fmt_str(b->type), false, false);
 	} else {
 		f = add(r, W_TYPE, subj, fmt_str(a->type), fmt_str(b->type),
 			false, false);
@@ -223,8 +226,8 @@ static void cmp_member(struct report *r, const struct member *a,
 	f->new_resolved = b->resolved;
 }
 
-static const struct member *find_member(const struct ktype *t,
-					const struct member *want, unsigned anon_idx)
+static const struct member *
+find_member(const struct ktype *t, const struct member *want, unsigned anon_idx)
 {
 	uint32_t i;
 	unsigned k = 0;
@@ -232,8 +235,8 @@ static const struct member *find_member(const struct ktype *t,
 	for (i = 0; i < t->n; i++) {
 		const struct member *m = &t->members[i];
 
-		if (want->name ? streq(m->name, want->name)
-			       : (!m->name && k++ == anon_idx))
+		if (want->name ? streq(m->name, want->name) :
+				 (!m->name && k++ == anon_idx))
 			return m;
 	}
 	return NULL;
@@ -281,10 +284,11 @@ static void cmp_aggregate(struct report *r, const struct ktype *a,
 	uint32_t i;
 
 	if (a->size != b->size)
-		add(r, W_SIZE, NULL, fmt_num(a->size), fmt_num(b->size), true, true);
+		add(r, W_SIZE, NULL, fmt_num(a->size), fmt_num(b->size), true,
+		    true);
 	if (align_of(a) != align_of(b))
-		add(r, W_ALIGN, NULL, fmt_num(align_of(a)), fmt_num(align_of(b)),
-		    true, moved(a, b));
+		add(r, W_ALIGN, NULL, fmt_num(align_of(a)),
+		    fmt_num(align_of(b)), true, moved(a, b));
 	for (i = 0; i < a->n; i++) {
 		const struct member *m = &a->members[i];
 		const struct member *o = find_member(b, m, anon_index(a, m));
@@ -293,14 +297,16 @@ static void cmp_aggregate(struct report *r, const struct ktype *a,
 			cmp_member(r, m, o, only_layout);
 		else
 			add(r, W_REMOVED, m->name ? m->name : "<anon>",
-			    fmt_bits(m), NULL, false, false)->type = m->type;
+			    fmt_bits(m), NULL, false, false)
+				->type = m->type;
 	}
 	for (i = 0; i < b->n; i++) {
 		const struct member *m = &b->members[i];
 
 		if (!find_member(a, m, anon_index(b, m)))
-			add(r, W_ADDED, m->name ? m->name : "<anon>",
-			    NULL, fmt_bits(m), false, false)->type = m->type;
+			add(r, W_ADDED, m->name ? m->name : "<anon>", NULL,
+			    fmt_bits(m), false, false)
+				->type = m->type;
 	}
 }
 
@@ -323,7 +329,8 @@ static bool value_changed(const struct ktype *a, const struct enumerator *x,
 	return !streq(enum_value_str(bx, a, x), enum_value_str(by, b, y));
 }
 
-static const struct enumerator *find_enum(const struct ktype *t, const char *name)
+static const struct enumerator *find_enum(const struct ktype *t,
+					  const char *name)
 {
 	uint32_t i;
 
@@ -339,7 +346,8 @@ static void cmp_enum(struct report *r, const struct ktype *a,
 	uint32_t i;
 
 	if (a->size != b->size)
-		add(r, W_SIZE, NULL, fmt_num(a->size), fmt_num(b->size), true, true);
+		add(r, W_SIZE, NULL, fmt_num(a->size), fmt_num(b->size), true,
+		    true);
 	if (!streq(a->underlying, b->underlying))
 		add(r, W_UNDERLYING, NULL, fmt_str(a->underlying),
 		    fmt_str(b->underlying), false, false);
@@ -348,8 +356,8 @@ static void cmp_enum(struct report *r, const struct ktype *a,
 		const struct enumerator *o = find_enum(b, e->name);
 
 		if (!o)
-			add(r, W_ENUM_REMOVED, e->name, fmt_value(a, e),
-			    NULL, true, false);
+			add(r, W_ENUM_REMOVED, e->name, fmt_value(a, e), NULL,
+			    true, false);
 		else if (value_changed(a, e, b, o))
 			add(r, W_VALUE, e->name, fmt_value(a, e),
 			    fmt_value(b, o), true, false);
@@ -409,28 +417,36 @@ static void text_finding(FILE *out, const struct finding *f)
 			what_names[f->what], f->old, f->new);
 		break;
 	case W_OFFSET:
-		fprintf(out, "member %s: offset %s -> %s", f->subject, f->old, f->new);
+		fprintf(out, "member %s: offset %s -> %s", f->subject, f->old,
+			f->new);
 		break;
 	case W_MEMBER_SIZE:
-		fprintf(out, "member %s: size %s -> %s", f->subject, f->old, f->new);
+		fprintf(out, "member %s: size %s -> %s", f->subject, f->old,
+			f->new);
 		break;
 	case W_BITFIELD:
-		fprintf(out, "member %s: bitfield %s -> %s", f->subject, f->old, f->new);
+		fprintf(out, "member %s: bitfield %s -> %s", f->subject, f->old,
+			f->new);
 		break;
 	case W_TYPE:
-		fprintf(out, "member %s: type \"%s\" -> \"%s\"", f->subject, f->old, f->new);
-		if (!streq(f->old, f->old_resolved) || !streq(f->new, f->new_resolved))
+		fprintf(out, "member %s: type \"%s\" -> \"%s\"", f->subject,
+			f->old, f->new);
+		if (!streq(f->old, f->old_resolved) ||
+		    !streq(f->new, f->new_resolved))
 			fprintf(out, " (resolved \"%s\" -> \"%s\")",
 				f->old_resolved, f->new_resolved);
 		break;
 	case W_TYPEDEF_ONLY:
-		fprintf(out, "member %s: type \"%s\" -> \"%s\" (typedef only, resolved \"%s\")",
+		fprintf(out,
+			"member %s: type \"%s\" -> \"%s\" (typedef only, resolved \"%s\")",
 			f->subject, f->old, f->new, f->old_resolved);
 		break;
 	case W_QUAL_ONLY:
-		fprintf(out, "member %s: type \"%s\" -> \"%s\" (qualifiers only",
+		fprintf(out,
+			"member %s: type \"%s\" -> \"%s\" (qualifiers only",
 			f->subject, f->old, f->new);
-		if (!streq(f->old, f->old_resolved) || !streq(f->new, f->new_resolved))
+		if (!streq(f->old, f->old_resolved) ||
+		    !streq(f->new, f->new_resolved))
 			fprintf(out, ", resolved \"%s\" -> \"%s\"",
 				f->old_resolved, f->new_resolved);
 		fputc(')', out);
@@ -440,24 +456,29 @@ static void text_finding(FILE *out, const struct finding *f)
 			f->new, f->type);
 		break;
 	case W_REMOVED:
-		fprintf(out, "member %s: removed from %s, type \"%s\"", f->subject,
-			f->old, f->type);
+		fprintf(out, "member %s: removed from %s, type \"%s\"",
+			f->subject, f->old, f->type);
 		break;
 	case W_VALUE:
-		fprintf(out, "enumerator %s: value %s -> %s", f->subject, f->old, f->new);
+		fprintf(out, "enumerator %s: value %s -> %s", f->subject,
+			f->old, f->new);
 		break;
 	case W_ENUM_ADDED:
-		fprintf(out, "enumerator %s: added, value %s", f->subject, f->new);
+		fprintf(out, "enumerator %s: added, value %s", f->subject,
+			f->new);
 		break;
 	case W_ENUM_REMOVED:
-		fprintf(out, "enumerator %s: removed, value %s", f->subject, f->old);
+		fprintf(out, "enumerator %s: removed, value %s", f->subject,
+			f->old);
 		break;
 	case W_CHAIN:
-		fprintf(out, "chain \"%s\" -> \"%s\" (resolved \"%s\" -> \"%s\")",
+		fprintf(out,
+			"chain \"%s\" -> \"%s\" (resolved \"%s\" -> \"%s\")",
 			f->old, f->new, f->old_resolved, f->new_resolved);
 		break;
 	case W_CHAIN_ONLY:
-		fprintf(out, "chain \"%s\" -> \"%s\" (typedef only, resolved \"%s\")",
+		fprintf(out,
+			"chain \"%s\" -> \"%s\" (typedef only, resolved \"%s\")",
 			f->old, f->new, f->old_resolved);
 		break;
 	}
@@ -498,7 +519,8 @@ static void json_finding(FILE *out, const struct finding *f, bool first)
 		fputs(",\"new_resolved\":", out);
 		json_str(out, f->new_resolved);
 	}
-	fprintf(out, ",\"incompatible\":%s}", f->incompatible ? "true" : "false");
+	fprintf(out, ",\"incompatible\":%s}",
+		f->incompatible ? "true" : "false");
 }
 
 static void print_type(struct ctx *c, const struct ktype *old,
@@ -519,7 +541,8 @@ static void print_type(struct ctx *c, const struct ktype *old,
 		json_str(c->f, t->decl_file);
 		if (t->decl_file)
 			fprintf(c->f, ",\"decl_line\":%" PRIu32, t->decl_line);
-		fprintf(c->f, ",\"status\":\"%s\",\"incompatible\":%s,\"findings\":[",
+		fprintf(c->f,
+			",\"status\":\"%s\",\"incompatible\":%s,\"findings\":[",
 			status, r->incompatible ? "true" : "false");
 		for (i = 0; i < r->n; i++)
 			json_finding(c->f, &r->v[i], i == 0);
@@ -615,7 +638,8 @@ static void one_group(struct ctx *c, struct ktype **a, size_t na,
 			if (!ub[j] && ktype_same_layout(a[i], b[j])) {
 				ua[i] = ub[j] = true;
 				left_a--, left_b--;
-				c->tot.unchanged += filter_match(c->o->filter, a[i]);
+				c->tot.unchanged +=
+					filter_match(c->o->filter, a[i]);
 				break;
 			}
 	for (i = 0; i < na; i++)
@@ -670,10 +694,12 @@ int diff_models(FILE *f, const struct model *old, const struct model *new,
 		else
 			k = key_cmp(old->types[i], new->types[j]);
 		if (k <= 0)
-			while (ei < old->ntypes && key_cmp(old->types[ei], old->types[i]) == 0)
+			while (ei < old->ntypes &&
+			       key_cmp(old->types[ei], old->types[i]) == 0)
 				ei++;
 		if (k >= 0)
-			while (ej < new->ntypes && key_cmp(new->types[ej], new->types[j]) == 0)
+			while (ej < new->ntypes &&
+			       key_cmp(new->types[ej], new->types[j]) == 0)
 				ej++;
 		/* no arithmetic on the NULL array of an empty model */
 		one_group(&c, ei > i ? old->types + i : NULL, ei - i,
@@ -683,7 +709,8 @@ int diff_models(FILE *f, const struct model *old, const struct model *new,
 	}
 
 	if (o->json) {
-		fprintf(f, "\n],\"summary\":{\"changed\":%zu,\"incompatible\":%zu,"
+		fprintf(f,
+			"\n],\"summary\":{\"changed\":%zu,\"incompatible\":%zu,"
 			"\"only_old\":%zu,\"only_new\":%zu,\"unchanged\":%zu,"
 			"\"suppressed\":%zu",
 			c.tot.changed, c.tot.incompatible, c.tot.only_old,
@@ -692,12 +719,14 @@ int diff_models(FILE *f, const struct model *old, const struct model *new,
 			fprintf(f, ",\"left_out\":%zu", c.tot.left_out);
 		fputs("}}\n", f);
 	} else {
-		fprintf(f, "summary: %zu changed (%zu incompatible), %zu only in old, "
+		fprintf(f,
+			"summary: %zu changed (%zu incompatible), %zu only in old, "
 			"%zu only in new, %zu unchanged, %zu suppressed",
 			c.tot.changed, c.tot.incompatible, c.tot.only_old,
 			c.tot.only_new, c.tot.unchanged, c.tot.suppressed);
 		if (o->only_common)
-			fprintf(f, ", %zu on one side left out", c.tot.left_out);
+			fprintf(f, ", %zu on one side left out",
+				c.tot.left_out);
 		fputc('\n', f);
 	}
 	if (c.tot.changed || c.tot.only_old || c.tot.only_new)

@@ -15,7 +15,8 @@ static void put_size(FILE *f, const char *key, int64_t v)
 		fprintf(f, " %s=%" PRId64, key, v);
 }
 
-static void put_value(FILE *f, const struct ktype *t, const struct enumerator *e)
+static void put_value(FILE *f, const struct ktype *t,
+		      const struct enumerator *e)
 {
 	char buf[41];
 
@@ -47,7 +48,9 @@ static void text_type(FILE *f, const struct ktype *t)
 			fprintf(f, "\tmember %s offset=%" PRIu64,
 				m->name ? m->name : "<anon>", m->bitpos / 8);
 			if (m->bitsize)
-				fprintf(f, " bit_offset=%" PRIu64 " bit_size=%" PRIu32,
+				fprintf(f,
+					" bit_offset=%" PRIu64
+					" bit_size=%" PRIu32,
 					m->bitpos % 8, m->bitsize);
 			put_size(f, "size", m->size);
 			fprintf(f, " type=\"%s\"", m->type);
@@ -131,7 +134,9 @@ void json_type(FILE *f, const struct ktype *t)
 			json_str(f, m->name);
 			fprintf(f, ",\"offset\":%" PRIu64, m->bitpos / 8);
 			if (m->bitsize)
-				fprintf(f, ",\"bit_offset\":%" PRIu64 ",\"bit_size\":%" PRIu32,
+				fprintf(f,
+					",\"bit_offset\":%" PRIu64
+					",\"bit_size\":%" PRIu32,
 					m->bitpos % 8, m->bitsize);
 			json_size(f, "size", m->size);
 			fputs(",\"type\":", f);

@@ -50,7 +50,8 @@ bool filter_selects_nothing(const struct filter *f,
 	for (i = 0; i < f->nnames; i++)
 		for (j = 0; j < n; j++)
 			for (k = 0; k < models[j]->ntypes; k++)
-				if (name_match(f, f->names[i], models[j]->types[k]))
+				if (name_match(f, f->names[i],
+					       models[j]->types[k]))
 					return false;
 	return true;
 }

@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "hash.h"
+
 /* Exit status bits, compatible with abidiff(1). */
 enum {
 	KABI_EXIT_OK = 0,
@@ -28,8 +30,8 @@ enum {
 };
 
 /* Limits against pathological input; see Documentation/kabi.rst. */
-#define KABI_MAX_TYPE_DEPTH 256	/* nesting of one type reference chain */
-#define KABI_MAX_NAME_STEPS (1 << 20)	/* DIEs visited to spell one type */
+#define KABI_MAX_TYPE_DEPTH 256	      /* nesting of one type reference chain */
+#define KABI_MAX_NAME_STEPS (1 << 20) /* DIEs visited to spell one type */
 
 /* ---- util.c ---------------------------------------------------------- */
 
@@ -70,11 +72,12 @@ struct sb {
 void sb_init(struct sb *b);
 void sb_release(struct sb *b);
 void sb_reset(struct sb *b);
-char *sb_take(struct sb *b);	/* the buffer, for the caller to free() */
+char *sb_take(struct sb *b); /* the buffer, for the caller to free() */
 void sb_add(struct sb *b, const char *s);
 void sb_addn(struct sb *b, const char *s, size_t n);
-void sb_addf(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sb_addu(struct sb *b, uint64_t v);		/* decimal */
+void sb_addf(struct sb *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sb_addu(struct sb *b, uint64_t v); /* decimal */
 void sb_add2(struct sb *b, const char *x, const char *y);
 const char *sb_str(struct sb *b);
 
@@ -97,29 +100,29 @@ int kind_parse(const char *s, enum kind *k);
 #define SIZE_UNKNOWN INT64_C(-1)
 
 struct member {
-	const char *name;	/* NULL for an anonymous member */
-	uint64_t bitpos;	/* DW_AT_data_bit_offset semantics */
-	uint32_t bitsize;	/* 0 unless a bitfield */
-	int64_t size;		/* bytes, SIZE_UNKNOWN if not known */
-	const char *type;	/* as written: typedef names kept */
-	const char *resolved;	/* typedefs resolved */
+	const char *name;     /* NULL for an anonymous member */
+	uint64_t bitpos;      /* DW_AT_data_bit_offset semantics */
+	uint32_t bitsize;     /* 0 unless a bitfield */
+	int64_t size;	      /* bytes, SIZE_UNKNOWN if not known */
+	const char *type;     /* as written: typedef names kept */
+	const char *resolved; /* typedefs resolved */
 };
 
 struct enumerator {
 	const char *name;
-	uint64_t value;		/* two's complement when the enum is signed */
-	uint64_t hi;		/* bits 64-127, in enums wider than 8 bytes */
+	uint64_t value; /* two's complement when the enum is signed */
+	uint64_t hi;	/* bits 64-127, in enums wider than 8 bytes */
 };
 
 struct ktype {
 	enum kind kind;
 	const char *name;
-	const char *parent;	/* "struct foo" for a type named by its path */
-	const char *decl_file;	/* NULL if unknown */
+	const char *parent;    /* "struct foo" for a type named by its path */
+	const char *decl_file; /* NULL if unknown */
 	uint32_t decl_line;
 	int64_t size;
-	int64_t align;		/* 0: not recorded (DW_AT_alignment absent) */
-	int64_t natural_align;	/* struct, union: what the members need;
+	int64_t align;	       /* 0: not recorded (DW_AT_alignment absent) */
+	int64_t natural_align; /* struct, union: what the members need;
 				 * not dumped, compared with align by diff */
 	/* enum */
 	bool is_signed;
@@ -127,13 +130,13 @@ struct ktype {
 	/* typedef: chain[0] is the target as written, chain[n-1] the last
 	 * link before a non-typedef; resolved has no typedef left. */
 	const char *resolved;
-	uint32_t n;		/* members, enumerators or chain links */
+	uint32_t n; /* members, enumerators or chain links */
 	union {
 		struct member *members;
 		struct enumerator *enums;
 		const char **chain;
 	};
-	uint64_t hash;		/* of everything above */
+	uint64_t hash; /* of everything above */
 };
 
 /* All types of one or more inputs, deduplicated. */
@@ -142,9 +145,8 @@ struct model {
 	struct strtab *strs;
 	struct ktype **types;
 	size_t ntypes, cap;
-	/* open-addressing set over types[], keyed by ktype.hash */
-	uint32_t *slots;
-	size_t nslots;
+	/* types[] by ktype.hash: entries hold an index + 1, 0 is unused */
+	struct hset set;
 };
 
 struct model *model_new(void);
@@ -169,10 +171,10 @@ const char *enum_value_str(char *buf, const struct ktype *t,
 /* ---- read.c ---------------------------------------------------------- */
 
 struct read_opts {
-	const char **roots;	/* path prefixes to strip from decl_file */
+	const char **roots; /* path prefixes to strip from decl_file */
 	size_t nroots;
-	const char *debug_dir;	/* of separate debug files; NULL: /usr/lib/debug */
-	size_t threads;		/* per input; 0 or 1: read on the caller's */
+	const char *debug_dir; /* of separate debug files; NULL: /usr/lib/debug */
+	size_t threads;	       /* per input; 0 or 1: read on the caller's */
 };
 
 /* Read every named type of PATH into M.  On failure set *ERR to the one
@@ -185,9 +187,9 @@ int read_file(struct model *m, const char *path, const struct read_opts *o,
 /* ---- filter.c -------------------------------------------------------- */
 
 struct filter {
-	const char **names;	/* --type; "foo" or "struct foo" */
+	const char **names; /* --type; "foo" or "struct foo" */
 	size_t nnames;
-	unsigned kinds;		/* bit per enum kind; 0 = all */
+	unsigned kinds; /* bit per enum kind; 0 = all */
 };
 bool filter_match(const struct filter *f, const struct ktype *t);
 /* Whether F has --type names and none of them selects a type of
@@ -199,7 +201,7 @@ bool filter_selects_nothing(const struct filter *f,
 /* ---- supp.c ---------------------------------------------------------- */
 
 struct supp_set;
-struct supp_set *supp_load(const char *path);	/* NULL on error (printed) */
+struct supp_set *supp_load(const char *path); /* NULL on error (printed) */
 void supp_free(struct supp_set *s);
 /* Whether a change to T (OLD or NEW side may be NULL) is suppressed. */
 bool supp_match(const struct supp_set *s, const struct ktype *old,
@@ -216,7 +218,7 @@ struct diff_opts {
 	const struct filter *filter;
 	const struct supp_set *supp;
 	bool only_layout;
-	bool only_common;	/* leave out types whose name one side lacks */
+	bool only_common; /* leave out types whose name one side lacks */
 	bool json;
 	const char *old_name, *new_name;
 };

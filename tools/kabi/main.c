@@ -26,12 +26,12 @@ struct opts {
 	bool only_layout;
 	bool only_common;
 	bool help;
-	int threads;		/* 0: one per CPU */
+	int threads; /* 0: one per CPU */
 	const char *output;
 	const char *supp_path;
 	struct filter filter;
 	struct read_opts read;
-	char **owned;		/* --root values made absolute */
+	char **owned; /* --root values made absolute */
 	size_t nowned;
 	char **files;
 	int nfiles;
@@ -42,7 +42,7 @@ struct cmd {
 	int (*fn)(struct opts *o);
 	const char *usage;
 	int min_files, max_files;
-	const char *allowed;	/* long options this verb takes */
+	const char *allowed; /* long options this verb takes */
 };
 
 static int cmd_dump(struct opts *o);
@@ -83,9 +83,9 @@ static const struct cmd cmds[] = {
 	  "  --max-memory SIZE    stop when types and names need more (default 4G, 0: none)\n"
 	  "  -o FILE              write to FILE (atomically) instead of standard output\n"
 	  "Exit status: 0 identical, bits 1 error, 2 usage, 4 changes, 8 incompatible.\n",
-	  2, 2, "json only-layout only-common suppressions root type kind debug-dir threads max-memory output" },
-	{ "help", cmd_help,
-	  "usage: kabi help [VERB]\n", 0, 1, "" },
+	  2, 2,
+	  "json only-layout only-common suppressions root type kind debug-dir threads max-memory output" },
+	{ "help", cmd_help, "usage: kabi help [VERB]\n", 0, 1, "" },
 };
 
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
@@ -98,7 +98,8 @@ static void usage_all(FILE *f)
 	      "  dump   print the types of one or more builds\n"
 	      "  diff   compare the types of two builds\n"
 	      "  help   show the usage of a verb\n"
-	      "See 'kabi help VERB' and kabi(1).\n", f);
+	      "See 'kabi help VERB' and kabi(1).\n",
+	      f);
 }
 
 static const struct cmd *find_cmd(const char *name)
@@ -171,8 +172,8 @@ static int out_close(struct out *o, bool failed)
 	int rc = 0;
 
 	if (fflush(o->f) != 0 || ferror(o->f)) {
-		kabi_err("cannot write '%s': %s", o->path ? o->path : "<stdout>",
-			 strerror(errno));
+		kabi_err("cannot write '%s': %s",
+			 o->path ? o->path : "<stdout>", strerror(errno));
 		rc = -1;
 	}
 	if (!o->tmp)
@@ -183,7 +184,8 @@ static int out_close(struct out *o, bool failed)
 	}
 	if (failed || rc || rename(o->tmp, o->path) != 0) {
 		if (!failed && !rc) {
-			kabi_err("cannot write '%s': %s", o->path, strerror(errno));
+			kabi_err("cannot write '%s': %s", o->path,
+				 strerror(errno));
 			rc = -1;
 		}
 		unlink(o->tmp);
@@ -218,7 +220,8 @@ static void *load_worker(void *arg)
 		if (i >= l->n)
 			return NULL;
 		l->models[i] = model_new();
-		if (read_file(l->models[i], l->files[i], &l->ro, &l->errs[i]) != 0) {
+		if (read_file(l->models[i], l->files[i], &l->ro, &l->errs[i]) !=
+		    0) {
 			model_free(l->models[i]);
 			l->models[i] = NULL;
 		}
@@ -243,7 +246,7 @@ static struct model **load_all(const struct opts *o, char **files, int n)
 	pthread_mutex_init(&l.lock, NULL);
 	for (i = 1; i < nthreads; i++) {
 		if (pthread_create(&tids[i], NULL, load_worker, &l) != 0)
-			break;	/* fewer threads, same result */
+			break; /* fewer threads, same result */
 		started = i;
 	}
 	load_worker(&l);
@@ -331,9 +334,11 @@ static int cmd_dump(struct opts *o)
 
 static int cmd_diff(struct opts *o)
 {
-	struct diff_opts d = { .filter = &o->filter, .only_layout = o->only_layout,
+	struct diff_opts d = { .filter = &o->filter,
+			       .only_layout = o->only_layout,
 			       .only_common = o->only_common,
-			       .json = o->json, .old_name = o->files[0],
+			       .json = o->json,
+			       .old_name = o->files[0],
 			       .new_name = o->files[1] };
 	struct supp_set *supp = NULL;
 	struct model *a, *b;
@@ -378,8 +383,18 @@ free_models:
 
 /* ---- options --------------------------------------------------------- */
 
-enum { OPT_JSON = 256, OPT_ONLY_LAYOUT, OPT_ONLY_COMMON, OPT_SUPP, OPT_ROOT, OPT_TYPE, OPT_KIND,
-       OPT_THREADS, OPT_MAX_MEMORY, OPT_DEBUG_DIR };
+enum {
+	OPT_JSON = 256,
+	OPT_ONLY_LAYOUT,
+	OPT_ONLY_COMMON,
+	OPT_SUPP,
+	OPT_ROOT,
+	OPT_TYPE,
+	OPT_KIND,
+	OPT_THREADS,
+	OPT_MAX_MEMORY,
+	OPT_DEBUG_DIR
+};
 
 static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
@@ -442,9 +457,18 @@ static int parse_size(const char *s, uint64_t *out)
 		v = v * 10 + (uint64_t)(*s - '0');
 	}
 	switch (*s) {
-	case 'K': shift = 10; s++; break;
-	case 'M': shift = 20; s++; break;
-	case 'G': shift = 30; s++; break;
+	case 'K':
+		shift = 10;
+		s++;
+		break;
+	case 'M':
+		shift = 20;
+		s++;
+		break;
+	case 'G':
+		shift = 30;
+		s++;
+		break;
 	}
 	if (*s || v > UINT64_MAX >> shift)
 		return -1;
@@ -453,23 +477,101 @@ static int parse_size(const char *s, uint64_t *out)
 }
 
 /* Parse argv into O; 0 ok, KABI_EXIT_USAGE after a message. */
+/* --threads ARG into O; 0, or KABI_EXIT_USAGE (reported). */
+static int opt_threads(const struct cmd *cmd, const char *arg, struct opts *o)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (*arg == '\0' || *end || v < 1 || v > 1024) {
+		kabi_err(
+			"%s: --threads takes a number from 1 to 1024, not '%s'",
+			cmd->name, arg);
+		return KABI_EXIT_USAGE;
+	}
+	o->threads = (int)v;
+	return 0;
+}
+
+/* --max-memory ARG; 0, or KABI_EXIT_USAGE (reported). */
+static int opt_max_memory(const struct cmd *cmd, const char *arg)
+{
+	uint64_t v;
+
+	if (parse_size(arg, &v)) {
+		kabi_err(
+			"%s: --max-memory takes a size such as 512M or 4G (0: no limit), not '%s'",
+			cmd->name, arg);
+		return KABI_EXIT_USAGE;
+	}
+	mem_set_limit(v);
+	return 0;
+}
+
+/* Option C with argument ARG into O; 0, or KABI_EXIT_USAGE (reported). */
+static int set_opt(const struct cmd *cmd, int c, char *arg, struct opts *o)
+{
+	enum kind k;
+
+	switch (c) {
+	case OPT_JSON:
+		o->json = true;
+		break;
+	case OPT_ONLY_LAYOUT:
+		o->only_layout = true;
+		break;
+	case OPT_ONLY_COMMON:
+		o->only_common = true;
+		break;
+	case OPT_SUPP:
+		o->supp_path = arg;
+		break;
+	case OPT_ROOT:
+		push(&o->read.roots, &o->read.nroots, absolute(o, arg));
+		break;
+	case OPT_TYPE:
+		push(&o->filter.names, &o->filter.nnames, arg);
+		break;
+	case OPT_KIND:
+		if (kind_parse(arg, &k)) {
+			kabi_err(
+				"%s: unknown kind '%s' (struct, union, enum, typedef)",
+				cmd->name, arg);
+			return KABI_EXIT_USAGE;
+		}
+		o->filter.kinds |= 1u << k;
+		break;
+	case OPT_THREADS:
+		return opt_threads(cmd, arg, o);
+	case OPT_MAX_MEMORY:
+		return opt_max_memory(cmd, arg);
+	case OPT_DEBUG_DIR:
+		o->read.debug_dir = arg;
+		break;
+	case 'o':
+		o->output = arg;
+		break;
+	}
+	return 0;
+}
+
 static int parse_opts(const struct cmd *cmd, int argc, char **argv,
 		      struct opts *o)
 {
-	int c;
+	int c, rc;
 
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+o:h", long_opts, NULL)) != -1) {
-		enum kind k;
-
 		if (c == '?' || c == ':') {
 			if (optopt && optopt < 256)
-				kabi_err("%s: unknown or incomplete option '-%c'",
-					 cmd->name, optopt);
+				kabi_err(
+					"%s: unknown or incomplete option '-%c'",
+					cmd->name, optopt);
 			else
-				kabi_err("%s: unknown or incomplete option '%s'",
-					 cmd->name, argv[optind - 1]);
+				kabi_err(
+					"%s: unknown or incomplete option '%s'",
+					cmd->name, argv[optind - 1]);
 			return KABI_EXIT_USAGE;
 		}
 		if (c == 'h') {
@@ -482,63 +584,9 @@ static int parse_opts(const struct cmd *cmd, int argc, char **argv,
 				 c == 'o' ? "output" : opt_name(c));
 			return KABI_EXIT_USAGE;
 		}
-		switch (c) {
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_ONLY_LAYOUT:
-			o->only_layout = true;
-			break;
-		case OPT_ONLY_COMMON:
-			o->only_common = true;
-			break;
-		case OPT_SUPP:
-			o->supp_path = optarg;
-			break;
-		case OPT_ROOT:
-			push(&o->read.roots, &o->read.nroots, absolute(o, optarg));
-			break;
-		case OPT_TYPE:
-			push(&o->filter.names, &o->filter.nnames, optarg);
-			break;
-		case OPT_KIND:
-			if (kind_parse(optarg, &k)) {
-				kabi_err("%s: unknown kind '%s' (struct, union, enum, typedef)",
-					 cmd->name, optarg);
-				return KABI_EXIT_USAGE;
-			}
-			o->filter.kinds |= 1u << k;
-			break;
-		case OPT_THREADS: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (*optarg == '\0' || *end || v < 1 || v > 1024) {
-				kabi_err("%s: --threads takes a number from 1 to 1024, not '%s'",
-					 cmd->name, optarg);
-				return KABI_EXIT_USAGE;
-			}
-			o->threads = (int)v;
-			break;
-		}
-		case OPT_MAX_MEMORY: {
-			uint64_t v;
-
-			if (parse_size(optarg, &v)) {
-				kabi_err("%s: --max-memory takes a size such as 512M or 4G (0: no limit), not '%s'",
-					 cmd->name, optarg);
-				return KABI_EXIT_USAGE;
-			}
-			mem_set_limit(v);
-			break;
-		}
-		case OPT_DEBUG_DIR:
-			o->read.debug_dir = optarg;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		}
+		rc = set_opt(cmd, c, optarg, o);
+		if (rc)
+			return rc;
 	}
 	o->files = argv + optind;
 	o->nfiles = argc - optind;
@@ -550,8 +598,9 @@ static int check_opts(const struct cmd *cmd, const struct opts *o)
 	if (o->nfiles < cmd->min_files ||
 	    (cmd->max_files >= 0 && o->nfiles > cmd->max_files)) {
 		kabi_err("%s: expected %s", cmd->name,
-			 cmd->max_files < 0 ? "at least one FILE" :
-			 cmd->max_files == 2 ? "OLD and NEW" : "at most one VERB");
+			 cmd->max_files < 0  ? "at least one FILE" :
+			 cmd->max_files == 2 ? "OLD and NEW" :
+					       "at most one VERB");
 		fputs(cmd->usage, stderr);
 		return KABI_EXIT_USAGE;
 	}

@@ -183,8 +183,8 @@ static int member_cmp(const struct member *a, const struct member *b)
 	int r;
 
 	if ((r = ncmp(a->bitpos, b->bitpos)) || (r = scmp(a->name, b->name)) ||
-	    (r = ncmp(a->bitsize, b->bitsize)) || (r = icmp(a->size, b->size)) ||
-	    (r = scmp(a->type, b->type)))
+	    (r = ncmp(a->bitsize, b->bitsize)) ||
+	    (r = icmp(a->size, b->size)) || (r = scmp(a->type, b->type)))
 		return r;
 	return scmp(a->resolved, b->resolved);
 }
@@ -254,8 +254,7 @@ struct model *model_new(void)
 
 	arena_init(&m->arena);
 	m->strs = strtab_new();
-	m->nslots = 1024;
-	m->slots = xcalloc(m->nslots, sizeof(*m->slots));
+	hset_init(&m->set, sizeof(uint32_t), 1024);
 	return m;
 }
 
@@ -266,25 +265,36 @@ void model_free(struct model *m)
 	arena_release(&m->arena);
 	strtab_free(m->strs);
 	free(m->types);
-	free(m->slots);
+	hset_release(&m->set);
 	free(m);
 }
 
-/* slots hold index + 1; 0 is empty */
-static void model_rehash(struct model *m)
+static bool idx_used(const void *e, const void *ctx)
 {
-	size_t nslots = m->nslots * 2, i, j;
-	uint32_t *slots = xcalloc(nslots, sizeof(*slots));
+	(void)ctx;
+	return *(const uint32_t *)e != 0;
+}
 
-	for (i = 0; i < m->ntypes; i++) {
-		j = m->types[i]->hash & (nslots - 1);
-		while (slots[j])
-			j = (j + 1) & (nslots - 1);
-		slots[j] = (uint32_t)i + 1;
-	}
-	free(m->slots);
-	m->slots = slots;
-	m->nslots = nslots;
+static uint64_t idx_hash(const void *e, const void *ctx)
+{
+	const struct model *m = ctx;
+
+	return m->types[*(const uint32_t *)e - 1]->hash;
+}
+
+/* A type to add, and its hash. */
+struct type_key {
+	const struct ktype *t;
+	uint64_t h;
+};
+
+static bool idx_match(const void *e, const void *key, const void *ctx)
+{
+	const struct model *m = ctx;
+	const struct type_key *k = key;
+	const struct ktype *o = m->types[*(const uint32_t *)e - 1];
+
+	return o->hash == k->h && ktype_cmp(o, k->t) == 0;
 }
 
 /* The reader interns into m->strs already; a merge re-interns. */
@@ -343,27 +353,25 @@ static void add(struct model *m, const struct ktype *t, bool foreign)
 	 * hashes and compares like the model's own (the copy of a duplicate
 	 * stays unused in the arena) */
 	struct ktype *c = foreign ? ktype_copy(m, t, true) : NULL;
-	uint64_t h;
-	size_t i;
+	struct type_key k;
+	uint32_t *e;
 
 	if (c)
 		t = c;
-	h = ktype_hash(t);
-	if (2 * (m->ntypes + 1) > m->nslots)
-		model_rehash(m);
-	for (i = h & (m->nslots - 1); m->slots[i]; i = (i + 1) & (m->nslots - 1)) {
-		const struct ktype *o = m->types[m->slots[i] - 1];
-
-		if (o->hash == h && ktype_cmp(o, t) == 0)
-			return;
-	}
+	k.t = t;
+	k.h = ktype_hash(t);
+	hset_reserve(&m->set, 1024, idx_used, idx_hash, m);
+	e = hset_find(&m->set, k.h, idx_used, idx_match, &k, m);
+	if (*e)
+		return;
 	if (m->ntypes == m->cap) {
 		m->cap = m->cap ? 2 * m->cap : 256;
 		m->types = xrealloc(m->types, m->cap * sizeof(*m->types));
 	}
 	m->types[m->ntypes] = c ? c : ktype_copy(m, t, false);
-	m->types[m->ntypes]->hash = h;
-	m->slots[i] = (uint32_t)++m->ntypes;
+	m->types[m->ntypes]->hash = k.h;
+	*e = (uint32_t)++m->ntypes;
+	m->set.n++;
 }
 
 void model_add(struct model *m, const struct ktype *t)
@@ -386,16 +394,13 @@ static int ktype_qcmp(const void *a, const void *b)
 
 void model_sort(struct model *m)
 {
-	size_t i, j;
+	size_t i;
 
 	if (m->ntypes)
 		qsort(m->types, m->ntypes, sizeof(*m->types), ktype_qcmp);
-	for (i = 0; i < m->nslots; i++)
-		m->slots[i] = 0;
-	for (i = 0; i < m->ntypes; i++) {
-		j = m->types[i]->hash & (m->nslots - 1);
-		while (m->slots[j])
-			j = (j + 1) & (m->nslots - 1);
-		m->slots[j] = (uint32_t)i + 1;
-	}
+	hset_clear(&m->set);
+	for (i = 0; i < m->ntypes; i++)
+		*(uint32_t *)hset_find(&m->set, m->types[i]->hash, idx_used,
+				       NULL, NULL, m) = (uint32_t)i + 1;
+	m->set.n = m->ntypes;
 }

@@ -21,8 +21,8 @@ struct supp {
 	bool has_name_re;
 	regex_t loc_not_re;
 	bool has_loc_not_re;
-	unsigned kinds;		/* 0: any */
-	int size_change;	/* -1 any, 0 no, 1 yes */
+	unsigned kinds;	 /* 0: any */
+	int size_change; /* -1 any, 0 no, 1 yes */
 };
 
 struct supp_set {
@@ -103,8 +103,9 @@ static int set_prop(struct supp *s, char *key, char *val, const char *path,
 		if (strcmp(val, "class") == 0)
 			val = "struct";
 		if (kind_parse(val, &k)) {
-			kabi_err("cannot parse '%s': line %u: unknown type_kind '%s' (struct, class, union, enum, typedef)",
-				 path, line, val);
+			kabi_err(
+				"cannot parse '%s': line %u: unknown type_kind '%s' (struct, class, union, enum, typedef)",
+				path, line, val);
 			return -1;
 		}
 		s->kinds |= 1u << k;
@@ -114,13 +115,15 @@ static int set_prop(struct supp *s, char *key, char *val, const char *path,
 		else if (strcmp(val, "no") == 0 || strcmp(val, "false") == 0)
 			s->size_change = 0;
 		else {
-			kabi_err("cannot parse '%s': line %u: has_size_change takes yes or no, not '%s'",
-				 path, line, val);
+			kabi_err(
+				"cannot parse '%s': line %u: has_size_change takes yes or no, not '%s'",
+				path, line, val);
 			return -1;
 		}
 	} else {
-		kabi_err("cannot parse '%s': line %u: unsupported property '%s'",
-			 path, line, key);
+		kabi_err(
+			"cannot parse '%s': line %u: unsupported property '%s'",
+			path, line, key);
 		return -1;
 	}
 	return 0;
@@ -149,11 +152,13 @@ struct supp_set *supp_load(const char *path)
 			continue;
 		if (*s == '[') {
 			if (strcmp(s, "[suppress_type]") != 0) {
-				kabi_err("cannot parse '%s': line %u: unsupported section '%s' (only [suppress_type])",
-					 path, line, s);
+				kabi_err(
+					"cannot parse '%s': line %u: unsupported section '%s' (only [suppress_type])",
+					path, line, s);
 				goto fail;
 			}
-			set->v = xrealloc(set->v, (set->n + 1) * sizeof(*set->v));
+			set->v = xrealloc(set->v,
+					  (set->n + 1) * sizeof(*set->v));
 			cur = &set->v[set->n++];
 			memset(cur, 0, sizeof(*cur));
 			cur->size_change = -1;
@@ -161,13 +166,15 @@ struct supp_set *supp_load(const char *path)
 		}
 		eq = strchr(s, '=');
 		if (!eq) {
-			kabi_err("cannot parse '%s': line %u: expected 'property = value'",
-				 path, line);
+			kabi_err(
+				"cannot parse '%s': line %u: expected 'property = value'",
+				path, line);
 			goto fail;
 		}
 		if (!cur) {
-			kabi_err("cannot parse '%s': line %u: property outside a [suppress_type] section",
-				 path, line);
+			kabi_err(
+				"cannot parse '%s': line %u: property outside a [suppress_type] section",
+				path, line);
 			goto fail;
 		}
 		*eq = '\0';

@@ -51,8 +51,10 @@ static void mem_limit_str(char *buf, size_t n)
 	unsigned shift = 30, i;
 
 	for (i = 0; i < 3; i++, shift -= 10) {
-		if (mem_limit >> shift && !(mem_limit & ((UINT64_C(1) << shift) - 1))) {
-			snprintf(buf, n, "%" PRIu64 "%c", mem_limit >> shift, units[i]);
+		if (mem_limit >> shift &&
+		    !(mem_limit & ((UINT64_C(1) << shift) - 1))) {
+			snprintf(buf, n, "%" PRIu64 "%c", mem_limit >> shift,
+				 units[i]);
 			return;
 		}
 	}
@@ -61,7 +63,9 @@ static void mem_limit_str(char *buf, size_t n)
 
 static void mem_charge(size_t n)
 {
-	uint64_t used = atomic_fetch_add_explicit(&mem_used, n, memory_order_relaxed) + n;
+	uint64_t used =
+		atomic_fetch_add_explicit(&mem_used, n, memory_order_relaxed) +
+		n;
 	char lim[32];
 
 	if (!mem_limit || used <= mem_limit)
@@ -72,8 +76,9 @@ static void mem_charge(size_t n)
 		for (;;)
 			pause();
 	mem_limit_str(lim, sizeof(lim));
-	kabi_err("memory limit of %s reached by the types and names read so far (see --max-memory)",
-		 lim);
+	kabi_err(
+		"memory limit of %s reached by the types and names read so far (see --max-memory)",
+		lim);
 	_Exit(KABI_EXIT_ERROR);
 }
 
@@ -197,17 +202,43 @@ void *arena_alloc(struct arena *a, size_t n)
 
 struct strtab {
 	struct arena arena;
-	const char **slots;
-	size_t nslots, n;
+	struct hset set; /* of const char *, NULL unused */
 };
+
+struct str_key {
+	const char *s;
+	size_t n;
+};
+
+static bool str_used(const void *e, const void *ctx)
+{
+	(void)ctx;
+	return *(const char *const *)e != NULL;
+}
+
+static uint64_t str_hash(const void *e, const void *ctx)
+{
+	const char *s = *(const char *const *)e;
+
+	(void)ctx;
+	return hash_bytes(s, strlen(s), 0);
+}
+
+static bool str_match(const void *e, const void *key, const void *ctx)
+{
+	const char *o = *(const char *const *)e;
+	const struct str_key *k = key;
+
+	(void)ctx;
+	return strncmp(o, k->s, k->n) == 0 && o[k->n] == '\0';
+}
 
 struct strtab *strtab_new(void)
 {
 	struct strtab *t = xcalloc(1, sizeof(*t));
 
 	arena_init(&t->arena);
-	t->nslots = 1024;
-	t->slots = xcalloc(t->nslots, sizeof(*t->slots));
+	hset_init(&t->set, sizeof(const char *), 1024);
 	return t;
 }
 
@@ -216,50 +247,26 @@ void strtab_free(struct strtab *t)
 	if (!t)
 		return;
 	arena_release(&t->arena);
-	free(t->slots);
+	hset_release(&t->set);
 	free(t);
-}
-
-static void strtab_grow(struct strtab *t)
-{
-	size_t nslots = t->nslots * 2, i, j;
-	const char **slots = xcalloc(nslots, sizeof(*slots));
-
-	for (i = 0; i < t->nslots; i++) {
-		const char *s = t->slots[i];
-
-		if (!s)
-			continue;
-		j = hash_bytes(s, strlen(s), 0) & (nslots - 1);
-		while (slots[j])
-			j = (j + 1) & (nslots - 1);
-		slots[j] = s;
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->nslots = nslots;
 }
 
 const char *strtab_intern_n(struct strtab *t, const char *s, size_t n)
 {
-	size_t i;
+	struct str_key k = { s, n };
+	const char **e;
 	char *copy;
 
-	if (2 * (t->n + 1) > t->nslots)
-		strtab_grow(t);
-	i = hash_bytes(s, n, 0) & (t->nslots - 1);
-	while (t->slots[i]) {
-		const char *o = t->slots[i];
-
-		if (strncmp(o, s, n) == 0 && o[n] == '\0')
-			return o;
-		i = (i + 1) & (t->nslots - 1);
-	}
+	hset_reserve(&t->set, 1024, str_used, str_hash, NULL);
+	e = hset_find(&t->set, hash_bytes(s, n, 0), str_used, str_match, &k,
+		      NULL);
+	if (*e)
+		return *e;
 	copy = arena_alloc(&t->arena, n + 1);
 	memcpy(copy, s, n);
 	copy[n] = '\0';
-	t->slots[i] = copy;
-	t->n++;
+	*e = copy;
+	t->set.n++;
 	return copy;
 }
 

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The hash set's allocation and growth; lookups are inline in hash.h.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kabi.h"
+
+void hset_init(struct hset *s, size_t size, size_t nslots)
+{
+	s->size = size;
+	s->nslots = nslots;
+	s->n = 0;
+	s->slots = nslots ? xcalloc(nslots, size) : NULL;
+}
+
+void hset_release(struct hset *s)
+{
+	free(s->slots);
+	s->slots = NULL;
+	s->nslots = s->n = 0;
+}
+
+void hset_reserve(struct hset *s, size_t first, hset_used_fn *used,
+		  hset_hash_fn *hash, const void *ctx)
+{
+	struct hset old = *s;
+	size_t i;
+
+	if (2 * (s->n + 1) <= s->nslots)
+		return;
+	s->nslots = old.nslots ? 2 * old.nslots : first;
+	s->slots = xcalloc(s->nslots, s->size);
+	for (i = 0; i < old.nslots; i++) {
+		const void *e = hset_at(&old, i);
+
+		if (used(e, ctx))
+			memcpy(hset_find(s, hash(e, ctx), used, NULL, NULL,
+					 ctx),
+			       e, s->size);
+	}
+	free(old.slots);
+}
+
+void hset_clear(struct hset *s)
+{
+	if (s->slots)
+		memset(s->slots, 0, s->nslots * s->size);
+	s->n = 0;
+}

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The reader's private interface: one reader per thread and input, and
+ * the functions its parts (elf.c, lines.c, spell.c, emit.c,
+ * fingerprint.c, read.c) call in each other.  kabi.h is the public one.
+ */
+#ifndef KABI_READ_INT_H
+#define KABI_READ_INT_H
+
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "kabi.h"
+
+enum name_mode { AS_WRITTEN, RESOLVED };
+
+/* How an anonymous aggregate met on the way is named. */
+struct actx {
+	const char *parent; /* full name of the user: "struct foo" */
+	const char *path;   /* "foo" + ".", the prefix of the new name */
+	const char *seg;    /* "<anon@8>", "s" or "<anon>" */
+	bool intrinsic;	    /* set by the typedef itself: memo is safe */
+};
+
+/* A normalised file name by the addresses of the strings it came from
+ * (units repeat the same line table entries): directory, name, unit's
+ * compilation directory. */
+struct fname_ent {
+	const char *key[3];
+	const char *norm;
+};
+
+/* A section's bytes as in the file. */
+struct lsec {
+	const unsigned char *p;
+	size_t n;
+};
+
+struct memo_ent {
+	Dwarf_Off off;
+	const char *str[2]; /* per name_mode */
+	uint64_t fp[2];	    /* fingerprint, once fp_state is FP_DONE */
+	uint32_t gen;	    /* live while equal to the reader's memo_gen */
+	uint8_t fp_state;
+	int64_t align; /* members_align, 0 until known */
+};
+
+enum { FP_NONE, FP_BUSY, FP_DONE, FP_NEVER };
+
+/* File names (lines.c): the unit's file table and where names come from. */
+struct lines {
+	const char *comp_dir;
+	/* the compilation directories of all units, normalised, shortest
+	 * first: a file is named relative to the shortest that holds it,
+	 * whichever unit names it (shared by the slots of one input) */
+	const char *const *unit_dirs;
+	size_t nunit_dirs;
+	Dwarf_Files *files;
+	size_t nfiles;
+	const char **file_names; /* normalised, lazily */
+	struct lsec line_sec, line_str_sec, str_sec;
+	/* .debug_info where it is the file's own mapping, and how much of
+	 * it is given back (info_release) */
+	struct lsec info_sec;
+	Dwarf_Off info_dropped;
+	/* the unit's file table as read by line_files: directory (NULL for
+	 * an absolute name) and name; used instead of files when own_files */
+	const char *(*lfiles)[2];
+	size_t nlfiles, lfiles_cap;
+	bool own_files;
+	/* decl_file names normalised so far, all units */
+	struct hset fnames; /* of struct fname_ent, unused while norm is NULL */
+};
+
+/* Spelling types (spell.c): names memoised per unit, and the DIEs on the
+ * way. */
+struct spell {
+	struct hset memo; /* of struct memo_ent, unused unless gen is memo_gen */
+	uint32_t memo_gen; /* a new unit empties the memo in one step */
+	/* anonymous DIEs materialised in this CU */
+	Dwarf_Off *done;
+	size_t ndone, done_cap;
+	/* anonymous DIEs being materialised, against reference cycles */
+	Dwarf_Off active[KABI_MAX_TYPE_DEPTH];
+	unsigned nactive;
+	unsigned depth;
+	/* the DIEs being spelled, outermost first, and the work so far */
+	Dwarf_Off spelling[KABI_MAX_TYPE_DEPTH + 1];
+	unsigned long steps;
+};
+
+/* One reader: one input, or the units of one thread's slot of it. */
+struct reader {
+	const char *path;
+	char **err; /* where the one failure message goes */
+	const struct read_opts *opts;
+	struct model *model;
+	bool big_endian;
+	bool failed;
+	uint64_t info_size; /* .debug_info bytes, 0 if compressed */
+	bool debug_relocs;  /* ET_REL with relocations for .debug_* */
+	bool relocated;	    /* read through libdwfl, which applies them */
+	size_t unit;	    /* index of the unit being read */
+	size_t fail_unit;   /* where the failure was, to pick one */
+	/* per CU */
+	Dwarf_Die cudie;
+	uint8_t addr_size;
+	/* file-scope anonymous enums waiting to see whether a use names
+	 * them first */
+	Dwarf_Die *anon_enums;
+	size_t nanon_enums, anon_enums_cap;
+	struct lines lines;
+	struct spell spell;
+	/* fingerprints of the types emitted so far, all units
+	 * (fingerprint.c): uint64_t[2], (0, 0) unused */
+	struct hset seen;
+};
+
+/* A fingerprint being made (fingerprint.c). */
+struct fp {
+	uint64_t h[2];
+	bool never; /* cannot be fingerprinted: read in full */
+};
+
+/* One open input: libelf and libdw (or libdwfl) handles of its own. */
+struct handle {
+	int fd;
+	Elf *elf;
+	Dwfl *dwfl;
+	Dwarf *dw;
+};
+
+/* read.c: failures, attributes, units, threads */
+void rd_fail(struct reader *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void rd_dwfail(struct reader *r, const char *call);
+const char *intern(struct reader *r, const char *s);
+int attr_udata(struct reader *r, Dwarf_Die *die, unsigned at, Dwarf_Word *out);
+int attr_size(struct reader *r, Dwarf_Die *die, Dwarf_Word *out);
+int attr_flag(Dwarf_Die *die, unsigned at);
+int attr_type(struct reader *r, Dwarf_Die *die, Dwarf_Die *out);
+
+/* elf.c */
+int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel);
+void handle_close(struct handle *h);
+int handle_open(struct reader *r, const char *path, struct handle *h);
+int open_with_debug(struct reader *r, struct handle *h, char **dbg);
+
+/* lines.c */
+void path_normalise(struct sb *out, const char *p);
+int line_files(struct reader *r, Dwarf_Word off);
+void line_sections(struct reader *r, Dwarf *dw);
+void info_release(struct reader *r, Dwarf_Off upto);
+const char *decl_file_name(struct reader *r, Dwarf_Word idx);
+void get_decl(struct reader *r, Dwarf_Die *die, struct ktype *t);
+
+/* spell.c */
+struct memo_ent *memo_slot(struct reader *r, Dwarf_Off off);
+void memo_clear(struct reader *r);
+int64_t type_size(struct reader *r, Dwarf_Die *die);
+bool is_aggregate(int tag);
+enum kind tag_kind(int tag);
+void join(struct sb *out, const char *head, const char *inner);
+const char *type_name(struct reader *r, Dwarf_Die *die, enum name_mode mode,
+		      const struct actx *ctx);
+
+/* emit.c */
+void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
+		    const char *parent);
+void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
+	       const char *parent);
+void emit_typedef(struct reader *r, Dwarf_Die *die, const char *name);
+void anon_enum_top(struct reader *r, Dwarf_Die *die);
+
+/* fingerprint.c */
+void fp_die(struct reader *r, Dwarf_Die *die, struct fp *f, unsigned depth,
+	    bool child);
+bool seen_has(struct reader *r, const uint64_t k[2]);
+void seen_add(struct reader *r, const uint64_t k[2]);
+
+#endif

@@ -1,0 +1,787 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Type names and sizes: how a type DIE is spelled in C, memoised per unit.
+ */
+#include <dwarf.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "read-int.h"
+
+/* ---- memo of type names, per CU -------------------------------------- */
+
+static bool memo_used(const void *e, const void *ctx)
+{
+	return ((const struct memo_ent *)e)->gen == *(const uint32_t *)ctx;
+}
+
+static uint64_t memo_hash_off(Dwarf_Off off)
+{
+	return (off * UINT64_C(0x9e3779b97f4a7c15)) >> 20;
+}
+
+static uint64_t memo_hash(const void *e, const void *ctx)
+{
+	(void)ctx;
+	return memo_hash_off(((const struct memo_ent *)e)->off);
+}
+
+static bool memo_match(const void *e, const void *key, const void *ctx)
+{
+	(void)ctx;
+	return ((const struct memo_ent *)e)->off == *(const Dwarf_Off *)key;
+}
+
+struct memo_ent *memo_slot(struct reader *r, Dwarf_Off off)
+{
+	struct hset *s = &r->spell.memo;
+	const uint32_t *gen = &r->spell.memo_gen;
+	struct memo_ent *e;
+
+	hset_reserve(s, 4096, memo_used, memo_hash, gen);
+	e = hset_find(s, memo_hash_off(off), memo_used, memo_match, &off, gen);
+	if (e->gen != *gen) {
+		memset(e, 0, sizeof(*e));
+		e->off = off;
+		e->gen = *gen;
+		s->n++;
+	}
+	return e;
+}
+
+void memo_clear(struct reader *r)
+{
+	if (++r->spell.memo_gen == 0) {
+		hset_clear(&r->spell.memo);
+		r->spell.memo_gen = 1;
+	}
+	r->spell.memo.n = 0;
+}
+
+/* ---- sizes ----------------------------------------------------------- */
+
+/* An array bound.  dataN forms carry no sign; GCC and Clang write counts
+ * and upper bounds such as 255 as data1 0xff, so only sdata and data8
+ * (GCC's -1 upper bound of a zero-length array) are read as signed.
+ * 1 read, 0 absent, 2 not a constant (a VLA), -1 error. */
+static int attr_bound(struct reader *r, Dwarf_Die *die, unsigned at,
+		      int64_t *out)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word u;
+	Dwarf_Sword sv;
+
+	if (!dwarf_attr(die, at, &a))
+		return 0;
+	switch (dwarf_whatform(&a)) {
+	case DW_FORM_sdata:
+	case DW_FORM_implicit_const:
+		if (dwarf_formsdata(&a, &sv) != 0) {
+			rd_dwfail(r, "dwarf_formsdata");
+			return -1;
+		}
+		*out = sv;
+		return 1;
+	case DW_FORM_data1:
+	case DW_FORM_data2:
+	case DW_FORM_data4:
+	case DW_FORM_data8:
+	case DW_FORM_udata:
+		if (dwarf_formudata(&a, &u) != 0) {
+			rd_dwfail(r, "dwarf_formudata");
+			return -1;
+		}
+		*out = dwarf_whatform(&a) == DW_FORM_data8 ?
+			       enum_value_signed(u) :
+		       u > INT64_MAX ? INT64_MAX :
+				       (int64_t)u;
+		return 1;
+	default:
+		return 2;
+	}
+}
+
+/* Element count of a subrange: 1 with *N (0 for [] and [0]), 2 for a
+ * variable length, -1 error. */
+static int subrange_count(struct reader *r, Dwarf_Die *sub, int64_t *n)
+{
+	int64_t lo = 0, hi;
+	int rc;
+
+	*n = 0;
+	rc = attr_bound(r, sub, DW_AT_count, n);
+	if (rc == 1 && *n < 0)
+		*n = 0;
+	if (rc != 0)
+		return rc;
+	rc = attr_bound(r, sub, DW_AT_upper_bound, &hi);
+	if (rc != 1)
+		return rc == 0 ? 1 : rc;
+	if (attr_bound(r, sub, DW_AT_lower_bound, &lo) < 0)
+		return -1;
+	*n = hi < lo ? 0 : hi - lo + 1;
+	return 1;
+}
+
+static int64_t array_size(struct reader *r, Dwarf_Die *die)
+{
+	Dwarf_Die sub, elem;
+	int64_t total, n;
+	Dwarf_Word v;
+	int rc;
+
+	if (attr_size(r, die, &v) == 1)
+		return (int64_t)v;
+	if (attr_type(r, die, &elem) != 1)
+		return SIZE_UNKNOWN;
+	total = type_size(r, &elem);
+	if (total < 0)
+		return SIZE_UNKNOWN;
+	rc = dwarf_child(die, &sub);
+	while (rc == 0) {
+		if (dwarf_tag(&sub) == DW_TAG_subrange_type &&
+		    subrange_count(r, &sub, &n) != 1)
+			return SIZE_UNKNOWN;
+		if (dwarf_tag(&sub) == DW_TAG_subrange_type) {
+			if (n && total > INT64_MAX / n)
+				return SIZE_UNKNOWN;
+			total *= n;
+		}
+		rc = dwarf_siblingof(&sub, &sub);
+	}
+	if (rc < 0) {
+		rd_dwfail(r, "dwarf_siblingof");
+		return SIZE_UNKNOWN;
+	}
+	return total;
+}
+
+int64_t type_size(struct reader *r, Dwarf_Die *die)
+{
+	Dwarf_Die t = *die;
+	Dwarf_Word v;
+	unsigned hops;
+
+	for (hops = 0; hops < KABI_MAX_TYPE_DEPTH; hops++) {
+		switch (dwarf_tag(&t)) {
+		case DW_TAG_typedef:
+		case DW_TAG_const_type:
+		case DW_TAG_volatile_type:
+		case DW_TAG_restrict_type:
+		case DW_TAG_atomic_type:
+			if (attr_type(r, &t, &t) != 1)
+				return SIZE_UNKNOWN;
+			continue;
+		case DW_TAG_pointer_type:
+		case DW_TAG_reference_type:
+		case DW_TAG_rvalue_reference_type:
+			if (attr_size(r, &t, &v) == 1)
+				return (int64_t)v;
+			return r->addr_size;
+		case DW_TAG_array_type:
+			if (++r->spell.depth > KABI_MAX_TYPE_DEPTH) {
+				rd_fail(r,
+					"type nesting deeper than %d at DIE 0x%" PRIx64,
+					KABI_MAX_TYPE_DEPTH,
+					(uint64_t)dwarf_dieoffset(&t));
+				return SIZE_UNKNOWN;
+			}
+			{
+				int64_t s = array_size(r, &t);
+
+				r->spell.depth--;
+				return s;
+			}
+		case DW_TAG_subroutine_type:
+			return SIZE_UNKNOWN;
+		default:
+			if (attr_size(r, &t, &v) == 1)
+				return (int64_t)v;
+			if (dwarf_tag(&t) == DW_TAG_enumeration_type &&
+			    attr_type(r, &t, &t) == 1)
+				continue;
+			return SIZE_UNKNOWN;
+		}
+	}
+	rd_fail(r, "type reference cycle at DIE 0x%" PRIx64,
+		(uint64_t)dwarf_dieoffset(die));
+	return SIZE_UNKNOWN;
+}
+
+/* ---- names ----------------------------------------------------------- */
+
+static const char *base_name(struct reader *r, Dwarf_Die *die, struct sb *out)
+{
+	Dwarf_Word enc = 0, size = 0;
+	unsigned bits;
+
+	attr_udata(r, die, DW_AT_encoding, &enc);
+	attr_size(r, die, &size);
+	bits = (unsigned)size * 8;
+	/* Spelled from encoding and size, so "long unsigned int" (GCC) and
+	 * "unsigned long" (Clang) are one type. */
+	switch (enc) {
+	case DW_ATE_signed:
+	case DW_ATE_signed_char:
+		sb_addf(out, "int%u", bits);
+		break;
+	case DW_ATE_unsigned:
+	case DW_ATE_unsigned_char:
+		sb_addf(out, "uint%u", bits);
+		break;
+	case DW_ATE_boolean:
+		if (bits == 8)
+			sb_add(out, "bool");
+		else
+			sb_addf(out, "bool%u", bits);
+		break;
+	case DW_ATE_float:
+		sb_addf(out, "float%u", bits);
+		break;
+	case DW_ATE_complex_float:
+		sb_addf(out, "complex%u", bits);
+		break;
+	case DW_ATE_UTF:
+		sb_addf(out, "char%u", bits);
+		break;
+	default:
+		sb_addf(out, "base%u_%u", (unsigned)enc, bits);
+	}
+	return sb_str(out);
+}
+
+bool is_aggregate(int tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type || tag == DW_TAG_enumeration_type;
+}
+
+enum kind tag_kind(int tag)
+{
+	switch (tag) {
+	case DW_TAG_union_type:
+		return KIND_UNION;
+	case DW_TAG_enumeration_type:
+		return KIND_ENUM;
+	case DW_TAG_typedef:
+		return KIND_TYPEDEF;
+	default:
+		return KIND_STRUCT;
+	}
+}
+
+void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
+	       const char *parent);
+
+/* Name of an anonymous aggregate met through CTX; materialise it. */
+static const char *anon_name(struct reader *r, Dwarf_Die *die,
+			     enum name_mode mode, const struct actx *ctx,
+			     struct sb *out)
+{
+	int tag = dwarf_tag(die);
+	enum kind k = tag_kind(tag);
+	const char *name;
+	Dwarf_Off off = dwarf_dieoffset(die);
+	unsigned i;
+	struct sb full;
+
+	sb_init(&full);
+	if (ctx)
+		sb_add2(&full, ctx->path, ctx->seg);
+	else
+		sb_add(&full, "<anon>");
+	name = intern(r, sb_str(&full));
+	sb_release(&full);
+	sb_add2(out, kind_name(k), " ");
+	sb_add(out, name);
+	/* materialised once, from the as-written pass */
+	if (mode != AS_WRITTEN)
+		return sb_str(out);
+	for (i = 0; i < r->spell.nactive; i++)
+		if (r->spell.active[i] == off)
+			return sb_str(out); /* a cycle: named, not re-emitted */
+	if (r->spell.nactive == KABI_MAX_TYPE_DEPTH) {
+		rd_fail(r,
+			"anonymous types nested deeper than %d at DIE 0x%" PRIx64,
+			KABI_MAX_TYPE_DEPTH, (uint64_t)off);
+		return sb_str(out);
+	}
+	r->spell.active[r->spell.nactive++] = off;
+	if (r->spell.ndone == r->spell.done_cap) {
+		r->spell.done_cap = r->spell.done_cap ? 2 * r->spell.done_cap :
+							64;
+		r->spell.done =
+			xrealloc(r->spell.done,
+				 r->spell.done_cap * sizeof(*r->spell.done));
+	}
+	r->spell.done[r->spell.ndone++] = off;
+	if (k == KIND_ENUM)
+		emit_enum(r, die, name, ctx ? ctx->parent : NULL);
+	else
+		emit_aggregate(r, die, name, ctx ? ctx->parent : NULL);
+	r->spell.nactive--;
+	return sb_str(out);
+}
+
+/* Qualifier bits in print order. */
+enum { Q_CONST = 1, Q_VOLATILE = 2, Q_RESTRICT = 4, Q_ATOMIC = 8 };
+
+static void add_quals(struct sb *b, unsigned q)
+{
+	if (q & Q_CONST)
+		sb_add(b, "const ");
+	if (q & Q_VOLATILE)
+		sb_add(b, "volatile ");
+	if (q & Q_RESTRICT)
+		sb_add(b, "restrict ");
+	if (q & Q_ATOMIC)
+		sb_add(b, "_Atomic ");
+}
+
+void join(struct sb *out, const char *head, const char *inner)
+{
+	sb_add(out, head);
+	if (*inner) {
+		sb_add(out, " ");
+		sb_add(out, inner);
+	}
+}
+
+static void type_decl(struct reader *r, Dwarf_Die *die, enum name_mode mode,
+		      const struct actx *ctx, const char *inner, struct sb *out,
+		      bool *ctx_used);
+static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
+			const struct actx *ctx, const char *inner,
+			struct sb *out, bool *ctx_used, unsigned q0);
+
+static void params_decl(struct reader *r, Dwarf_Die *fn, enum name_mode mode,
+			const struct actx *ctx, struct sb *out, bool *ctx_used)
+{
+	Dwarf_Die p, t;
+	int rc, n = 0;
+	struct sb one;
+
+	sb_add(out, "(");
+	sb_init(&one);
+	rc = dwarf_child(fn, &p);
+	while (rc == 0) {
+		int tag = dwarf_tag(&p);
+
+		if (tag == DW_TAG_formal_parameter) {
+			sb_reset(&one);
+			switch (attr_type(r, &p, &t)) {
+			case 1:
+				type_decl(r, &t, mode, ctx, "", &one, ctx_used);
+				break;
+			case 0:
+				sb_add(&one, "void");
+				break;
+			default:
+				break;
+			}
+			sb_add(out, n++ ? ", " : "");
+			sb_add(out, sb_str(&one));
+		} else if (tag == DW_TAG_unspecified_parameters) {
+			sb_add(out, n++ ? ", ..." : "...");
+		}
+		rc = dwarf_siblingof(&p, &p);
+	}
+	if (rc < 0)
+		rd_dwfail(r, "dwarf_siblingof");
+	if (n == 0 && attr_flag(fn, DW_AT_prototyped))
+		sb_add(out, "void");
+	sb_add(out, ")");
+	sb_release(&one);
+}
+
+static void type_decl(struct reader *r, Dwarf_Die *die, enum name_mode mode,
+		      const struct actx *ctx, const char *inner, struct sb *out,
+		      bool *ctx_used)
+{
+	type_decl_q(r, die, mode, ctx, inner, out, ctx_used, 0);
+}
+
+/*
+ * What a pointer to DIE points at, for the spelling: the tag seen through
+ * qualifiers and, when MODE resolves them, typedefs.  A pointer to an
+ * array or function needs parentheses: "int32 (*)[4]", "void (*)(int32)";
+ * a typedef hides that only while its name is printed.
+ */
+static int pointee_tag(struct reader *r, Dwarf_Die *die, enum name_mode mode)
+{
+	Dwarf_Die t = *die;
+	unsigned hops = 0;
+	int tag = dwarf_tag(&t);
+
+	while ((tag == DW_TAG_const_type || tag == DW_TAG_volatile_type ||
+		tag == DW_TAG_restrict_type || tag == DW_TAG_atomic_type ||
+		(tag == DW_TAG_typedef && mode == RESOLVED)) &&
+	       hops++ < KABI_MAX_TYPE_DEPTH && attr_type(r, &t, &t) == 1)
+		tag = dwarf_tag(&t);
+	return tag;
+}
+
+/* The declarator of pointer (or reference) DIE with TAG and qualifiers
+ * QUALS around INNER; see type_decl_q. */
+static void pointer_decl(struct reader *r, Dwarf_Die *die, int tag,
+			 unsigned quals, enum name_mode mode,
+			 const struct actx *ctx, const char *inner,
+			 struct sb *out, bool *ctx_used)
+{
+	const char *star = tag == DW_TAG_pointer_type	? "*" :
+			   tag == DW_TAG_reference_type ? "&" :
+							  "&&";
+	struct sb tmp, head;
+	Dwarf_Die next;
+	int rc;
+
+	sb_init(&tmp);
+	sb_init(&head);
+	sb_add(&tmp, star);
+	if (quals) {
+		sb_add(&tmp, " ");
+		add_quals(&tmp, quals);
+		tmp.len--; /* drop the trailing space */
+		tmp.buf[tmp.len] = '\0';
+	}
+	if (*inner) {
+		if (quals ||
+		    (inner[0] != '*' && inner[0] != '(' && inner[0] != '&'))
+			sb_add(&tmp, " ");
+		sb_add(&tmp, inner);
+	}
+	rc = attr_type(r, die, &next);
+	if (rc == 0)
+		join(out, "void", sb_str(&tmp));
+	if (rc <= 0)
+		goto out;
+	/* qualifiers on a function type are GCC's way to say noreturn or
+	 * const (a "volatile" function), not C: the function case of
+	 * type_decl_q drops them */
+	tag = pointee_tag(r, &next, mode);
+	if (tag == DW_TAG_array_type || tag == DW_TAG_subroutine_type) {
+		sb_add2(&head, "(", sb_str(&tmp));
+		sb_add(&head, ")");
+		type_decl(r, &next, mode, ctx, sb_str(&head), out, ctx_used);
+	} else {
+		type_decl(r, &next, mode, ctx, sb_str(&tmp), out, ctx_used);
+	}
+out:
+	sb_release(&tmp);
+	sb_release(&head);
+}
+
+/* "QUALS void" around INNER, into OUT. */
+static void void_decl(unsigned quals, const char *inner, struct sb *out)
+{
+	struct sb head;
+
+	sb_init(&head);
+	add_quals(&head, quals);
+	sb_add(&head, "void");
+	join(out, sb_str(&head), inner);
+	sb_release(&head);
+}
+
+/* Enter DIE into the spelling under way; false (failed) when that nests
+ * too deep, meets DIE inside its own spelling or spends the budget.  A
+ * DIE inside its own spelling is a cycle no C type has; shared function
+ * and pointer types could still make the spelling grow exponentially,
+ * hence the step budget.  type_decl_q leaves with r->spell.depth--. */
+static bool spell_enter(struct reader *r, Dwarf_Die *die)
+{
+	Dwarf_Off off;
+	unsigned i;
+
+	if (++r->spell.depth > KABI_MAX_TYPE_DEPTH) {
+		rd_fail(r,
+			"type reference cycle or nesting deeper than %d at DIE 0x%" PRIx64,
+			KABI_MAX_TYPE_DEPTH, (uint64_t)dwarf_dieoffset(die));
+		r->spell.depth--;
+		return false;
+	}
+	off = dwarf_dieoffset(die);
+	for (i = 0; i + 1 < r->spell.depth; i++) {
+		if (r->spell.spelling[i] == off) {
+			rd_fail(r, "type reference cycle at DIE 0x%" PRIx64,
+				(uint64_t)off);
+			r->spell.depth--;
+			return false;
+		}
+	}
+	r->spell.spelling[r->spell.depth - 1] = off;
+	if (++r->spell.steps > KABI_MAX_NAME_STEPS) {
+		rd_fail(r,
+			"type at DIE 0x%" PRIx64
+			" takes more than %d steps to spell",
+			(uint64_t)r->spell.spelling[0], KABI_MAX_NAME_STEPS);
+		r->spell.depth--;
+		return false;
+	}
+	return true;
+}
+
+/* The qualifier bit of TAG, 0 for a tag that is no qualifier. */
+static unsigned qual_bit(int tag)
+{
+	switch (tag) {
+	case DW_TAG_const_type:
+		return Q_CONST;
+	case DW_TAG_volatile_type:
+		return Q_VOLATILE;
+	case DW_TAG_restrict_type:
+		return Q_RESTRICT;
+	case DW_TAG_atomic_type:
+		return Q_ATOMIC;
+	default:
+		return 0;
+	}
+}
+
+/* Collapse the qualifier DIEs from T on (met through DIE) into *QUALS:
+ * producers order them differently.  1 with T the DIE they qualify and
+ * *TAG its tag; 0 when done: a qualified void spelled around INNER into
+ * OUT, or a failure. */
+static int skip_quals(struct reader *r, Dwarf_Die *die, Dwarf_Die *t, int *tag,
+		      unsigned *quals, const char *inner, struct sb *out)
+{
+	unsigned q, hops = 0;
+	int rc;
+
+	for (;;) {
+		*tag = dwarf_tag(t);
+		q = qual_bit(*tag);
+		if (!q)
+			return 1;
+		*quals |= q;
+		rc = attr_type(r, t, t);
+		if (rc < 0)
+			return 0;
+		if (rc == 0) {
+			void_decl(*quals, inner, out);
+			return 0;
+		}
+		if (++hops > KABI_MAX_TYPE_DEPTH) {
+			rd_fail(r,
+				"type reference cycle through qualifiers at DIE 0x%" PRIx64,
+				(uint64_t)dwarf_dieoffset(die));
+			return 0;
+		}
+	}
+}
+
+/* Append the bound of subrange SUB to B; 0, or -1 on failure.  [0]
+ * (Clang) and [] (GCC) are one layout. */
+static int array_bound(struct reader *r, Dwarf_Die *sub, struct sb *b)
+{
+	int64_t n;
+
+	switch (subrange_count(r, sub, &n)) {
+	case 1:
+		if (n > 0) {
+			sb_add(b, "[");
+			sb_addu(b, (uint64_t)n);
+			sb_add(b, "]");
+		} else {
+			sb_add(b, "[]");
+		}
+		return 0;
+	case 2:
+		sb_add(b, "[*]");
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* The declarator of array DIE T around INNER: its bounds, then its
+ * element type, which takes the array's qualifiers QUALS. */
+static void array_decl(struct reader *r, Dwarf_Die *t, unsigned quals,
+		       enum name_mode mode, const struct actx *ctx,
+		       const char *inner, struct sb *out, bool *ctx_used)
+{
+	Dwarf_Die sub, next;
+	struct sb tmp;
+	int rc;
+
+	sb_init(&tmp);
+	sb_add(&tmp, inner);
+	rc = dwarf_child(t, &sub);
+	while (rc == 0) {
+		if (dwarf_tag(&sub) == DW_TAG_subrange_type &&
+		    array_bound(r, &sub, &tmp) < 0)
+			goto out;
+		rc = dwarf_siblingof(&sub, &sub);
+	}
+	if (rc < 0) {
+		rd_dwfail(r, "dwarf_siblingof");
+		goto out;
+	}
+	rc = attr_type(r, t, &next);
+	if (rc <= 0) {
+		if (rc == 0)
+			rd_fail(r,
+				"array without element type at DIE 0x%" PRIx64,
+				(uint64_t)dwarf_dieoffset(t));
+		goto out;
+	}
+	type_decl_q(r, &next, mode, ctx, sb_str(&tmp), out, ctx_used, quals);
+out:
+	sb_release(&tmp);
+}
+
+/* The declarator of function type DIE T around INNER.  Its qualifiers
+ * are dropped: see pointer_decl. */
+static void subroutine_decl(struct reader *r, Dwarf_Die *t, enum name_mode mode,
+			    const struct actx *ctx, const char *inner,
+			    struct sb *out, bool *ctx_used)
+{
+	Dwarf_Die next;
+	struct sb tmp;
+	int rc;
+
+	sb_init(&tmp);
+	sb_add(&tmp, inner);
+	params_decl(r, t, mode, ctx, &tmp, ctx_used);
+	rc = attr_type(r, t, &next);
+	if (rc == 0)
+		join(out, "void", sb_str(&tmp));
+	else if (rc > 0)
+		type_decl(r, &next, mode, ctx, sb_str(&tmp), out, ctx_used);
+	sb_release(&tmp);
+}
+
+/* Typedef DIE T resolved to its target, with QUALS, around INNER.  An
+ * anonymous target is named after the typedef. */
+static void typedef_decl(struct reader *r, Dwarf_Die *t, unsigned quals,
+			 enum name_mode mode, const char *inner, struct sb *out)
+{
+	const char *name = dwarf_diename(t);
+	bool unused = false;
+	struct actx tctx;
+	Dwarf_Die next;
+	struct sb path;
+	int rc;
+
+	rc = attr_type(r, t, &next);
+	if (rc == 0)
+		void_decl(quals, inner, out);
+	if (rc <= 0)
+		return;
+	sb_init(&path);
+	sb_addf(&path, "typedef %s", name ? name : "<anon>");
+	tctx.parent = intern(r, sb_str(&path));
+	sb_reset(&path);
+	sb_addf(&path, "%s.", name ? name : "<anon>");
+	tctx.path = sb_str(&path);
+	tctx.seg = "<anon>";
+	tctx.intrinsic = true;
+	/* "const T" with T a pointer typedef is "U * const" */
+	type_decl_q(r, &next, mode, &tctx, inner, out, &unused, quals);
+	sb_release(&path);
+}
+
+/* The name of a base, typedef (as written), unspecified or aggregate
+ * DIE T with TAG, into HEAD after its qualifiers; -1 (failed) for a tag
+ * that is no type. */
+static int named_decl(struct reader *r, Dwarf_Die *t, int tag,
+		      enum name_mode mode, const struct actx *ctx,
+		      struct sb *head, bool *ctx_used)
+{
+	const char *name = dwarf_diename(t);
+
+	if (tag == DW_TAG_base_type) {
+		base_name(r, t, head);
+	} else if (tag == DW_TAG_typedef || tag == DW_TAG_unspecified_type) {
+		sb_add(head, name ? name : "<anon>");
+	} else if (is_aggregate(tag)) {
+		if (name) {
+			sb_add2(head, kind_name(tag_kind(tag)), " ");
+			sb_add(head, name);
+		} else if (!attr_flag(t, DW_AT_declaration)) {
+			if (ctx && !ctx->intrinsic)
+				*ctx_used = true;
+			anon_name(r, t, mode, ctx, head);
+		} else {
+			sb_addf(head, "%s <anon>", kind_name(tag_kind(tag)));
+		}
+	} else {
+		rd_fail(r,
+			"unexpected DWARF tag 0x%x as a type at DIE 0x%" PRIx64,
+			(unsigned)tag, (uint64_t)dwarf_dieoffset(t));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * C declarator for DIE around INNER: pointer and qualifier text goes to
+ * the left of INNER, array and function suffixes to its right.  Q0 holds
+ * qualifiers applied from outside, through a typedef being resolved.
+ */
+static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
+			const struct actx *ctx, const char *inner,
+			struct sb *out, bool *ctx_used, unsigned q0)
+{
+	Dwarf_Die t = *die;
+	unsigned quals = q0;
+	struct sb head;
+	int tag;
+
+	if (r->failed || !spell_enter(r, die))
+		return;
+	if (!skip_quals(r, die, &t, &tag, &quals, inner, out))
+		goto out;
+	switch (tag) {
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		pointer_decl(r, &t, tag, quals, mode, ctx, inner, out,
+			     ctx_used);
+		break;
+	case DW_TAG_array_type:
+		array_decl(r, &t, quals, mode, ctx, inner, out, ctx_used);
+		break;
+	case DW_TAG_subroutine_type:
+		subroutine_decl(r, &t, mode, ctx, inner, out, ctx_used);
+		break;
+	case DW_TAG_typedef:
+		if (mode == RESOLVED) {
+			typedef_decl(r, &t, quals, mode, inner, out);
+			break;
+		}
+		/* fall through */
+	default:
+		sb_init(&head);
+		add_quals(&head, quals);
+		if (named_decl(r, &t, tag, mode, ctx, &head, ctx_used) == 0)
+			join(out, sb_str(&head), inner);
+		sb_release(&head);
+	}
+out:
+	r->spell.depth--;
+}
+
+/* Interned name of the type DIE, memoised when context free. */
+const char *type_name(struct reader *r, Dwarf_Die *die, enum name_mode mode,
+		      const struct actx *ctx)
+{
+	Dwarf_Off off = dwarf_dieoffset(die);
+	struct memo_ent *e = memo_slot(r, off);
+	bool ctx_used = false;
+	const char *s;
+	struct sb out;
+
+	if (e->str[mode])
+		return e->str[mode];
+	if (r->spell.depth == 0)
+		r->spell.steps = 0;
+	sb_init(&out);
+	type_decl(r, die, mode, ctx, "", &out, &ctx_used);
+	s = intern(r, sb_str(&out));
+	sb_release(&out);
+	if (!ctx_used && !r->failed)
+		memo_slot(r, off)->str[mode] = s;
+	return s;
+}
