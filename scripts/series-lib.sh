@@ -103,12 +103,29 @@ recover_hint() {
 	printf "(cd '%s' && %s -r -t -B .pc/%s/ -)" "$1" "$QUILT_BACKUP" "$2"
 }
 
+# recorded SRCDIR PATCHDIR: SRCDIR/.pc/.kparity/ holds exactly the files
+# record would write.
+recorded() {
+	local name n=0
+
+	[ -d "$1/.pc/.kparity" ] && [ ! -e "$1/.pc/kparity-sums" ] || return 1
+	for name in $(applied_names "$1"); do
+		[ -f "$2/$name" ] || continue
+		cmp -s "$2/$name" "$1/.pc/.kparity/$name" || return 1
+		n=$((n + 1))
+	done
+	[ "$(find "$1/.pc/.kparity" -mindepth 1 | wc -l)" -eq "$n" ]
+}
+
 # record SRCDIR PATCHDIR: keep a copy of every applied patch's file, as
 # applied, in SRCDIR/.pc/.kparity/: what tells a patch changed in the
-# series since (a git pull) from work done in the tree.
+# series since (a git pull) from work done in the tree. A record that is
+# already right is left alone: a build that finds nothing newer in the
+# tree than its last success need not build.
 record() {
 	local pc="$1/.pc" name
 
+	! recorded "$1" "$2" || return 0
 	rm -rf "$pc/.kparity.tmp" "$pc/kparity-sums"
 	mkdir "$pc/.kparity.tmp"
 	for name in $(applied_names "$1"); do

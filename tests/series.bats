@@ -73,6 +73,16 @@ good_series() {
 	printf '# Kernel: 6.1.192\n0001-offset.patch\n0005-clean.patch\n' >"$T/patches/series"
 }
 
+@test "kernel-patch: a run with nothing to do writes nothing in the tree" {
+	good_series
+	run -0 "$S/kernel-patch.sh" -s "$T/tree" -p "$T/patches"
+	touch "$T/mark"
+	run -0 "$S/kernel-patch.sh" -s "$T/tree" -p "$T/patches"
+	# kernel-build.sh takes anything newer in the tree for a change to build
+	run -0 find "$T/tree" -newer "$T/mark"
+	assert_output ""
+}
+
 @test "series-check: offset, fuzz, reject and missing file, one line each" {
 	run -1 --separate-stderr "$S/series-check.sh" -s "$T/tree" -p "$T/patches"
 	assert_output "$(cat "$T/expected/check.txt")"
