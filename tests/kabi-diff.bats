@@ -288,6 +288,19 @@ summary: 1 changed (0 incompatible), 0 only in old, 0 only in new, 0 unchanged, 
 OUT
 }
 
+@test "kabi diff: an alignment only clang's DWARF records is no change, ARM gcc and clang" {
+	cc_obj arm-linux-gnueabi-gcc "$T/g.o" "$FIX/align-recorded.c"
+	cc_obj clang "$T/c.o" "$FIX/align-recorded.c" --target=arm-linux-gnueabi -march=armv7-a
+	run -0 "$KABI" dump "$T/g.o" "$T/c.o"
+	assert_output "$(printf '%s\n' \
+		'struct sigframe_like size=8 decl=tests/fixtures/kabi-diff/align-recorded.c:14' \
+		'	member end_magic offset=0 size=4 type="uint32"' \
+		'struct sigframe_like size=8 align=8 decl=tests/fixtures/kabi-diff/align-recorded.c:14' \
+		'	member end_magic offset=0 size=4 type="uint32"')"
+	run -0 "$KABI" diff "$T/g.o" "$T/c.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 1 unchanged, 0 suppressed"
+}
+
 @test "kabi diff: alignments gcc and clang record differently are one alignment" {
 	cc_obj gcc "$T/g.o" "$FIX/align.c"
 	cc_obj clang "$T/c.o" "$FIX/align.c"

@@ -261,6 +261,54 @@ static int64_t align_of(const struct ktype *t)
 	return t->align > t->natural_align ? t->align : t->natural_align;
 }
 
+/* The bytes T's members reach, bitfields rounded up. */
+static int64_t extent(const struct ktype *t)
+{
+	int64_t end = 0, e;
+	uint32_t i;
+
+	for (i = 0; i < t->n; i++) {
+		const struct member *m = &t->members[i];
+
+		if (m->bitsize)
+			e = (int64_t)((m->bitpos + m->bitsize + 7) / 8);
+		else if (m->size >= 0)
+			e = (int64_t)(m->bitpos / 8) + m->size;
+		else
+			continue;
+		if (e > end)
+			end = e;
+	}
+	return end;
+}
+
+/* Whether T, whose DWARF records no alignment, may have alignment A all
+ * the same: its size is a multiple of A and padded past what its members
+ * need, which only an alignment of its own explains.  ARM's GCC 12 writes
+ * no DW_AT_alignment for an aligned(8) struct whose members need 4, Clang
+ * writes 8 (ARM's struct aux_sigframe, 8 bytes around one 4-byte member). */
+static bool may_have_align(const struct ktype *t, int64_t a)
+{
+	int64_t nat = t->natural_align > 0 ? t->natural_align : 1;
+	int64_t padded = (extent(t) + nat - 1) / nat * nat;
+
+	return a > 0 && t->size % a == 0 && t->size > padded;
+}
+
+/* The alignments to compare for A and B: where only one side records an
+ * alignment that the other's layout may well have (may_have_align), the
+ * two are taken to agree. */
+static void align_pair(const struct ktype *a, const struct ktype *b, int64_t *x,
+		       int64_t *y)
+{
+	*x = align_of(a);
+	*y = align_of(b);
+	if (!a->align && b->align && may_have_align(a, *y))
+		*x = *y;
+	else if (a->align && !b->align && may_have_align(b, *x))
+		*y = *x;
+}
+
 /* Whether B resizes A or moves one of the members both have. */
 static bool moved(const struct ktype *a, const struct ktype *b)
 {
@@ -281,14 +329,16 @@ static bool moved(const struct ktype *a, const struct ktype *b)
 static void cmp_aggregate(struct report *r, const struct ktype *a,
 			  const struct ktype *b, bool only_layout)
 {
+	int64_t x, y;
 	uint32_t i;
 
 	if (a->size != b->size)
 		add(r, W_SIZE, NULL, fmt_num(a->size), fmt_num(b->size), true,
 		    true);
-	if (align_of(a) != align_of(b))
-		add(r, W_ALIGN, NULL, fmt_num(align_of(a)),
-		    fmt_num(align_of(b)), true, moved(a, b));
+	align_pair(a, b, &x, &y);
+	if (x != y)
+		add(r, W_ALIGN, NULL, fmt_num(x), fmt_num(y), true,
+		    moved(a, b));
 	for (i = 0; i < a->n; i++) {
 		const struct member *m = &a->members[i];
 		const struct member *o = find_member(b, m, anon_index(a, m));
