@@ -1,0 +1,160 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# flag-translate.sh - turn a GCC build's compiler flags into flags Clang
+# takes: each flag Clang rejects is translated (kbuild/gcc-flags says how)
+# or dropped, with the reason and what dropping it changes.
+#
+# Clang is the judge: the flags are compiled together on a one-line C file
+# and every flag a diagnostic names is rejected, round after round, until
+# Clang says nothing about any. Paths, macros and the file arguments
+# (-I, -D, -include FILE, -MF FILE, sources...) are passed through untested.
+#
+# Exit: 0 done, 2 trouble (usage, no such compiler, or the flags fail with
+# a diagnostic that names none of them: the base flags themselves).
+
+# shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
+set -eu
+
+PROG=flag-translate.sh
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
+
+ROUNDS=6
+
+usage() {
+	cat <<USAGE
+usage: $PROG [-c CC] [-t TRIPLE] [-a] [-o] [--] FLAG...
+Decide, for each GCC FLAG, whether CC (default clang) takes it as it is,
+takes a translation of it, or must go without it. Prints one line per
+flag that is not kept, tab-separated:
+  translate FLAG NEW CLASS WHY     (NEW: the words joined by commas)
+  drop      FLAG -   CLASS WHY
+CLASS is abi, security, tracing, codegen, diag or unknown (kbuild/gcc-flags).
+  -c CC      the compiler to ask (default clang)
+  -t TRIPLE  compile for TRIPLE (--target=TRIPLE), as a cross build does
+  -a         print the flags kept as they are too (keep FLAG - - -)
+  -o         print the translated command line instead, one word per line
+USAGE
+}
+
+# passthrough: words that are not flags to judge; "arg" when the next
+# word is this one's argument
+passthrough() {
+	case "$1" in
+	-include | -imacros | -isystem | -iquote | -idirafter | -MF | -MT | -MQ | -o | -x | -target)
+		echo arg ;;
+	-I* | -D* | -U* | -MD | -MMD | -MP | -c | -S | -E | -Wp,* | --target=* | -nostdinc)
+		echo yes ;;
+	-*) echo no ;;
+	*) echo yes ;;
+	esac
+}
+
+# split_args FILE ARG...: the flags to judge, one per line, once each
+split_args() {
+	local out="$1" skip=0
+
+	shift
+	: >"$out"
+	for a in "$@"; do
+		if [ "$skip" = 1 ]; then
+			skip=0
+			continue
+		fi
+		case $(passthrough "$a") in
+		arg) skip=1 ;;
+		no) printf '%s\n' "$a" >>"$out" ;;
+		esac
+	done
+}
+
+# judge CC TRIPLE FLAGFILE DECISIONS: the rounds
+judge() {
+	local cc="$1" triple="$2" flags="$3" out="$4" dir round final
+
+	dir=$(dirname "$out")
+	echo 'int kparity_flag_probe;' >"$dir/probe.c"
+	awk '!seen[$0]++ { print $0 "\t" $0 }' "$flags" >"$dir/state"
+	: >"$out"
+	round=0
+	final=0
+	while :; do
+		round=$((round + 1))
+		# shellcheck disable=SC2046 # one flag per line, no spaces in flags
+		set -- $(cut -f2 "$dir/state")
+		if "$cc" ${triple:+"--target=$triple"} -Werror=unknown-warning-option \
+			-c "$dir/probe.c" -o /dev/null "$@" >"$dir/diag" 2>&1; then
+			rc=0
+		else
+			rc=$?
+		fi
+		awk -v final="$final" -f "$TOPDIR/scripts/lib/flag-step.awk" \
+			"$TOPDIR/kbuild/gcc-flags" "$dir/diag" "$dir/state" >"$dir/step"
+		grep '^@decision ' "$dir/step" | sed 's/^@decision //' >>"$out" || :
+		grep -v '^@decision ' "$dir/step" >"$dir/state.new" || :
+		[ "$final" = 1 ] && break
+		if cmp -s "$dir/state" "$dir/state.new"; then
+			[ "$rc" = 0 ] || die "$cc rejects the flags without naming one: $(grep -m1 'error' "$dir/diag" || head -n1 "$dir/diag")"
+			final=1
+		fi
+		mv "$dir/state.new" "$dir/state"
+		[ "$round" -lt "$ROUNDS" ] || die "$cc: flags still rejected after $ROUNDS rounds: $(head -n1 "$dir/diag")"
+	done
+}
+
+# command_line DECISIONS ARG...: the translated words, one per line
+command_line() {
+	local decisions="$1" skip=0
+
+	shift
+	for a in "$@"; do
+		if [ "$skip" = 1 ]; then
+			skip=0
+			printf '%s\n' "$a"
+			continue
+		fi
+		case $(passthrough "$a") in
+		arg) skip=1; printf '%s\n' "$a" ;;
+		yes) printf '%s\n' "$a" ;;
+		no) awk -F '\t' -v f="$a" '$1 == f {
+			if ($2 == "keep") print f
+			else if ($2 == "translate") { gsub(/,/, "\n", $3); print $3 }
+			exit }' "$decisions" ;;
+		esac
+	done
+}
+
+main() {
+	local cc=clang triple="" all=0 cmdline=0
+
+	while getopts c:t:aoh opt; do
+		case "$opt" in
+		c) cc="$OPTARG" ;;
+		t) triple="$OPTARG" ;;
+		a) all=1 ;;
+		o) cmdline=1 ;;
+		h) usage; exit 0 ;;
+		*) usage >&2; exit 2 ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	command -v "$cc" >/dev/null 2>&1 || die "no compiler '$cc' (install it, or name another with -c)"
+
+	# global: the EXIT trap removes it
+	ft_tmp=$(mktemp -d "${TMPDIR:-/tmp}/kparity-flags.XXXXXX")
+	trap 'rm -rf "$ft_tmp"' EXIT
+	split_args "$ft_tmp/flags" "$@"
+	judge "$cc" "$triple" "$ft_tmp/flags" "$ft_tmp/decisions"
+	if [ "$cmdline" = 1 ]; then
+		command_line "$ft_tmp/decisions" "$@"
+	else
+		# in the order the flags were given
+		awk -F '\t' -v all="$all" 'NR == FNR { d[$1] = $0; next }
+			($0 in d) && !seen[$0]++ && (all || d[$0] !~ /^[^\t]*\tkeep\t/) { print d[$0] }' \
+			"$ft_tmp/decisions" "$ft_tmp/flags"
+	fi
+}
+
+main "$@"
