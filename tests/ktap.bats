@@ -1,7 +1,9 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-only
-# ktap.sh on console logs: each tests/fixtures/ktap/NAME.log is a console
-# in the form Linux 6.1's KUnit prints it, with one thing done to it;
+# ktap.sh on console logs: kunit-6.1.log is the KUnit part of a real
+# console (the parity run's arm-vexpress/gcc boot, lines 66-240 of its
+# boot.log); each other tests/fixtures/ktap/NAME.log is a console in the
+# form Linux 6.1's KUnit prints it, with one thing done to it;
 # NAME.expected is what ktap.sh must print for it (KPARITY_BLESS=1
 # rewrites the expected files for review).
 
@@ -17,6 +19,10 @@ parse() {
 	run -0 --separate-stderr "$K" "${@:2}" "$F/$1.log"
 	assert_equal "$stderr" ""
 	expect_file "$F/$1.expected"
+}
+
+@test "ktap: the KTAP of 6.1's KUnit as arm-vexpress/gcc printed it, CRs and all" {
+	parse kunit-6.1
 }
 
 @test "ktap: nested suites, a parameterised test summed up by its result" {
