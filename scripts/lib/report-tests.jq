@@ -50,8 +50,9 @@ def tests_target_md: . as $t |
 	if .tests == null then empty else
 	"Tests (\(.tests.rows | length)):",
 	"",
-	(.tests.notes | to_entries[] | .key as $c | .value[] | "- \($c): \(.)"),
-	"",
+	(if ([.tests.notes[][]] | length) > 0 then
+		(.tests.notes | to_entries[] | .key as $c | .value[] | "- \($c): \(.)"), ""
+	 else empty end),
 	"| test | \(.tests.compilers | join(" | ")) | parity |",
 	"|---|\(.tests.compilers | map("---|") | join(""))---|",
 	(.tests.rows[] | "| \(.test) | \(row_cells($t) | join(" | ")) | \(parity_text) |"),
