@@ -9,7 +9,7 @@
 # CC=...     compiler for the tools (gcc or clang)
 # SANITIZE=1 build the tools with ASan+UBSan
 # PREFIX, DESTDIR  for 'make install'
-# TARGETS=..., COMPILERS=..., LLVM=-N  what 'make parity' runs
+# TARGETS=..., COMPILERS=..., TESTS=..., LLVM=-N  what 'make parity' runs
 #            (Documentation/parity.md)
 # RUNS=N     repetitions of each 'make bench' measurement (default 3) and
 #            of each 'make bench-probes' pair (default 5)
@@ -99,11 +99,11 @@ check: deps-check
 	$(Q)$(MAKE) --no-print-directory O=$(O) all kabi-asan
 	$(Q)scripts/run-tests.sh -o $(O)
 
-# TARGETS and COMPILERS go through as they are; LLVM reaches the script
+# TARGETS, COMPILERS and TESTS go through as they are; LLVM reaches the script
 # in the environment, as every command-line variable does.
 parity: deps-parity
 	$(Q)$(MAKE) --no-print-directory O=$(O) all
-	$(Q)scripts/parity.sh -o $(O) $(if $(TARGETS),-t '$(TARGETS)') $(if $(COMPILERS),-c '$(COMPILERS)')
+	$(Q)scripts/parity.sh -o $(O) $(if $(TARGETS),-t '$(TARGETS)') $(if $(COMPILERS),-c '$(COMPILERS)') $(if $(TESTS),-k '$(TESTS)')
 
 .PHONY: compiler-bugs
 compiler-bugs:
@@ -187,6 +187,6 @@ help:
 	@echo '  install   install kabi, the overlay, the series and the scripts under $$(DESTDIR)$$(PREFIX)'
 	@echo '  clean     remove tool builds (kernel builds under $$(O)/kernel stay)'
 	@echo 'Settings: O=DIR V=1 CC=gcc|clang SANITIZE=1 PREFIX= DESTDIR='
-	@echo '          TARGETS= COMPILERS= LLVM=-N KSRC=DIR (parity)'
+	@echo '          TARGETS= COMPILERS= TESTS=none|kunit|all LLVM=-N KSRC=DIR (parity)'
 	@echo '          SRC=DIR PATCHES=DIR (series-*) JSON=1 (series-check) FRESH=1 DISCARD=1 (series-tree)'
 	@echo '          TARGET= COMPILERS= (series-bisect) PHASE=before|after (series-survey)'

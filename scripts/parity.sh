@@ -3,7 +3,8 @@
 #
 # parity.sh - the parity run: for every target, build the kernel with GCC
 # and with Clang, boot each build in QEMU, count its warnings, diff the two
-# vmlinux layouts with kabi, and write the report.
+# vmlinux layouts with kabi, read the tests' results from each console
+# (scripts/ktap.sh), and write the report.
 #
 # Every cell (target x compiler) is attempted; a failed build or boot is
 # recorded and the run goes on. The results are written as
@@ -15,9 +16,12 @@
 # first holds BUILDDIR/parity.lock. An interrupted run (SIGINT, SIGTERM)
 # says so and leaves the last complete report as it was.
 #
-# Exit: 0 every cell built and booted and no layout differs incompatibly,
-# 1 something failed, 2 trouble (usage, unknown target or compiler, tools,
-# another run on BUILDDIR), 130 interrupted.
+# A test that passes under one compiler and not under another fails the
+# run, unless scripts/targets/test-differences.list names it with a reason.
+#
+# Exit: 0 every cell built and booted, no layout differs incompatibly and
+# no test differs, 1 something failed, 2 trouble (usage, unknown target,
+# compiler or TESTS, tools, another run on BUILDDIR), 130 interrupted.
 
 # shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
 set -eu
@@ -29,10 +33,12 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/lib/target.sh
 . "$TOPDIR/scripts/lib/target.sh"
 KNOWN_COMPILERS="gcc clang"
+KNOWN_TESTS="none kunit kselftest all"
+DIFFERENCES="$TOPDIR/scripts/targets/test-differences.list"
 
 usage() {
 	cat <<USAGE
-usage: $PROG [-o BUILDDIR] [-t TARGETS] [-c COMPILERS] [-T SECONDS]
+usage: $PROG [-o BUILDDIR] [-t TARGETS] [-c COMPILERS] [-T SECONDS] [-k TESTS]
 Build, boot and compare every target with every compiler; write the report
 to BUILDDIR/report/.
   -o BUILDDIR   where build products and the report go (default: build)
@@ -40,6 +46,8 @@ to BUILDDIR/report/.
                 (default: all of $(known_targets))
   -c COMPILERS  compilers, of: $KNOWN_COMPILERS (default: both)
   -T SECONDS    time limit for each boot (default: 120)
+  -k TESTS      which tests' results to judge, one of: $KNOWN_TESTS
+                (default: all, which is kunit today)
 Environment: LLVM=1|-N|DIR/ selects the clang (default 1), V=1 shows full
 commands, KSRC=DIR uses an existing kernel tree.
 USAGE
@@ -162,6 +170,7 @@ build_cell() {
 		failures="$failures$target/$sfx boot: no initramfs
 "
 	fi
+	cell_tests "$target" "$compiler" "$sfx" "$kdir" "$vstat" "$verdict"
 
 	wlog="$kdir/warnings.log"
 	[ "$bstat" = pass ] || wlog="$kdir/build.log"
@@ -184,7 +193,48 @@ build_cell() {
 			sed -n 's/\r$//; s/^kparity-init: version //p' "$kdir/boot.log" 2>/dev/null | head -n 1; fi)" \
 		--arg last "$(if [ "$vstat" = fail ]; then tail -n 15 "$kdir/boot.log" 2>/dev/null | tr -d '\r'; fi)" \
 		--slurpfile warnings "$cells/$target-$compiler.warnings" \
+		--slurpfile tests "$cells/$target-$compiler.tests" \
 		-f "$TOPDIR/scripts/lib/parity-cell.jq" >"$cells/$target-$compiler.json"
+}
+
+# cell_tests TARGET COMPILER SUFFIX KERNELDIR BOOTSTATUS VERDICT: the
+# results of the tests in the cell's console, into $cells/TARGET-COMPILER.tests
+# (null when no tests are judged or the cell did not boot). A console
+# without KUnit's results fails the cell.
+cell_tests() {
+	local out="$cells/$1-$2.tests" hang=""
+
+	if [ -z "$kinds" ] || [ "$5" = skipped ]; then
+		echo null >"$out"
+		return 0
+	fi
+	case "$6" in
+	"fail: hang:"*) hang=-t ;;
+	esac
+	# a boot that failed before QEMU ran has no log: say so, and go on
+	"$TOPDIR/scripts/ktap.sh" $hang "$4/boot.log" >"$out.lines" 2>/dev/null ||
+		echo "# no console log '$4/boot.log'" >"$out.lines"
+	jq -R -s --arg kinds "$kinds" -f "$TOPDIR/scripts/lib/parity-tests.jq" "$out.lines" >"$out"
+	if [ "$5" = pass ] && ! grep -q -v '^# ' "$out.lines"; then
+		failures="$failures$1/$3 tests: no KUnit results on the console ($(grep -m 1 '^# ' "$out.lines" | cut -c 3-))
+"
+	fi
+}
+
+# target_tests TARGET: add the tests compared across compilers to
+# $cells/TARGET.target.json; a test that differs and is not a known
+# difference fails the run.
+target_tests() {
+	local file="$cells/$1.target.json" first n
+
+	jq --rawfile known "$DIFFERENCES" -f "$TOPDIR/scripts/lib/parity-tests-target.jq" \
+		"$file" >"$file.tmp" || die "cannot compare the tests of $1"
+	mv "$file.tmp" "$file"
+	n=$(jq '.tests.differs // 0' "$file")
+	[ "$n" -gt 0 ] || return 0
+	first=$(jq -r '.tests.rows[0] | "\(.test) (\(.status | to_entries | map("\(.key) \(.value)") | join(", ")))"' "$file")
+	failures="$failures$1 tests: $n differ between compilers, first $first
+"
 }
 
 # compare TARGET: diff the gcc and clang vmlinux of TARGET with kabi; write
@@ -269,17 +319,6 @@ EOF
 assemble() {
 	local target compiler kabi_file
 
-	set --
-	for target in $targets; do
-		set -- "$@" "$target"
-	done
-	jq -n --arg kernel "$kernel" --arg build "$build" \
-		--arg targets "$targets" --arg compilers "$compilers" \
-		--arg failures "$failures" --arg cells "$cells" '
-		{version: 1, kernel: $kernel, builddir: $build,
-		 compilers: ($compilers | split(" ")),
-		 targets: ($targets | split(" ")),
-		 failures: ($failures | split("\n") | map(select(. != "")))}' >"$cells/head.json"
 	for target in $targets; do
 		set --
 		for compiler in $compilers; do
@@ -293,7 +332,15 @@ assemble() {
 		fi
 		jq -s --arg target "$target" --slurpfile kabi "$kabi_file" \
 			-f "$TOPDIR/scripts/lib/parity-target.jq" "$@" >"$cells/$target.target.json"
+		target_tests "$target"
 	done
+	jq -n --arg kernel "$kernel" --arg build "$build" \
+		--arg targets "$targets" --arg compilers "$compilers" \
+		--arg failures "$failures" --arg cells "$cells" '
+		{version: 1, kernel: $kernel, builddir: $build,
+		 compilers: ($compilers | split(" ")),
+		 targets: ($targets | split(" ")),
+		 failures: ($failures | split("\n") | map(select(. != "")))}' >"$cells/head.json"
 	set --
 	for target in $targets; do
 		set -- "$@" "$cells/$target.target.json"
@@ -329,7 +376,7 @@ interrupted() {
 
 # check_lists: validate $targets and $compilers; exit 2 on an unknown one.
 check_lists() {
-	local t c
+	local t c err
 
 	for t in $targets; do
 		"$TOPDIR/scripts/target.sh" -p "$PROG" "$t" >/dev/null || exit 2
@@ -342,6 +389,20 @@ check_lists() {
 	done
 	[ -n "$targets" ] || die "no targets (known: $(known_targets))"
 	[ -n "$compilers" ] || die "no compilers (known: $KNOWN_COMPILERS)"
+	case " $KNOWN_TESTS " in
+	*" $tests "*) ;;
+	*) die "unknown TESTS '$tests' (known: $KNOWN_TESTS)" ;;
+	esac
+	case "$tests" in
+	none) kinds="" ;;
+	kunit | all) kinds=kunit ;;
+	kselftest) die "TESTS=kselftest: the kselftests are not run yet (Documentation/guest-tests.md)" ;;
+	esac
+	# a malformed list would otherwise only be found after every build
+	[ -r "$DIFFERENCES" ] || die "cannot read '$DIFFERENCES'"
+	err=$(echo '{"name": "", "cells": [{"compiler": "", "tests": {"results": [], "counts": {}}}]}' |
+		jq --rawfile known "$DIFFERENCES" -f "$TOPDIR/scripts/lib/parity-tests-target.jq" 2>&1 >/dev/null) ||
+		die "'$DIFFERENCES': $(printf '%s\n' "$err" | sed -n 's/^jq: error ([^)]*): //p' | head -n 1)"
 }
 
 main() {
@@ -351,8 +412,10 @@ main() {
 	targets=""
 	compilers=""
 	limit=120
-	while getopts c:ho:t:T: opt; do
+	tests=all
+	while getopts c:hk:o:t:T: opt; do
 		case "$opt" in
+		k) tests="$OPTARG" ;;
 		c) compilers=$(words "$OPTARG") ;;
 		o) build="$OPTARG" ;;
 		t) targets=$(words "$OPTARG") ;;

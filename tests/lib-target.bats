@@ -35,7 +35,7 @@ fake_llvm() {
 		"$t_cross" "$t_base" "$t_fragments" "$t_defconfigs" "$t_image" "$t_dtb" "$t_qemu" \
 		"$t_qemu_machine" "[$t_qemu_cpu]" "$t_qemu_memory" "$t_console" "[$t_append]"'
 	assert_output "$(printf '%s\n' arm-vexpress arm arm arm-linux-gnueabi- tinyconfig \
-		'arm-vexpress.config debug-info.config' 'vexpress_defconfig multi_v7_defconfig' \
+		'arm-vexpress.config debug-info.config kunit.config' 'vexpress_defconfig multi_v7_defconfig' \
 		arch/arm/boot/zImage arch/arm/boot/dts/vexpress-v2p-ca9.dtb qemu-system-arm \
 		vexpress-a9 '[]' 256M ttyAMA0 '[]')"
 }

@@ -32,12 +32,12 @@ setup() {
 	assert_equal "${stderr_lines[1]}" "usage: parity.sh [-o BUILDDIR] [-t TARGETS] [-c COMPILERS] [-T SECONDS]"
 }
 
-@test "parity: make parity passes TARGETS and COMPILERS through" {
-	run -0 make -C "$TOP" --no-print-directory O="$BUILD" parity TARGETS=x86_64 COMPILERS=gcc
+@test "parity: make parity passes TARGETS, COMPILERS and TESTS through" {
+	run -0 make -C "$TOP" --no-print-directory O="$BUILD" parity TARGETS=x86_64 COMPILERS=gcc TESTS=none
 	assert_line --index $((${#lines[@]} - 1)) "parity: PASS 1 targets x 1 compilers built and booted, no incompatible layout difference; report in $BUILD/report/report.html"
-	local q1='[.targets, .compilers, .verdict, (.matrix[0].cells | map(.name)), .matrix[0].kabi]'
+	local q1='[.targets, .compilers, .verdict, (.matrix[0].cells | map(.name)), .matrix[0].kabi, .matrix[0].cells[0].tests, .matrix[0].tests]'
 	run -0 jq -c "$q1" "$R"
-	assert_output '[["x86_64"],["gcc"],"pass",["x86_64/gcc"],null]'
+	assert_output '[["x86_64"],["gcc"],"pass",["x86_64/gcc"],null,null,null]'
 }
 
 @test "parity: a boot that does not finish in time fails the run, which goes on" {
@@ -91,9 +91,9 @@ setup() {
 	local q5='.matrix[] | [.name, .kabi.status, .kabi.summary, (.kabi.incompatible | length)]'
 	run -0 jq -c "$q5" "$R"
 	assert_output "$(printf '%s\n' \
-		'["arm-vexpress","pass",{"changed":3,"incompatible":0,"only_old":82,"only_new":2,"unchanged":2478,"suppressed":0},0]' \
-		'["arm64-virt","pass",{"changed":5,"incompatible":0,"only_old":102,"only_new":2,"unchanged":2572,"suppressed":0},0]' \
-		'["x86_64","pass",{"changed":2,"incompatible":0,"only_old":115,"only_new":0,"unchanged":2957,"suppressed":0},0]')"
+		'["arm-vexpress","pass",{"changed":3,"incompatible":0,"only_old":82,"only_new":2,"unchanged":2529,"suppressed":0},0]' \
+		'["arm64-virt","pass",{"changed":5,"incompatible":0,"only_old":102,"only_new":2,"unchanged":2623,"suppressed":0},0]' \
+		'["x86_64","pass",{"changed":2,"incompatible":0,"only_old":115,"only_new":0,"unchanged":3008,"suppressed":0},0]')"
 }
 
 @test "parity: the warning difference between gcc and clang" {
@@ -103,6 +103,27 @@ setup() {
 		'["arm-vexpress",{"only_gcc":{},"only_clang":{},"gcc":0,"clang":0}]' \
 		'["arm64-virt",{"only_gcc":{},"only_clang":{},"gcc":0,"clang":0}]' \
 		'["x86_64",{"only_gcc":{},"only_clang":{},"gcc":0,"clang":0}]')"
+}
+
+@test "parity: every cell ran the seven KUnit suites, and no test differs between compilers" {
+	local q7='.matrix[].cells[] | [.name, ([.tests.results[].name | split(".")[0]] | unique | join(" "))] | @tsv'
+	run -0 jq -r "$q7" "$R"
+	local s="bitfields bits-test fortify is_signed_type memcpy overflow stackinit"
+	assert_output "$(printf '%s\t%s\n' arm-vexpress/gcc "$s" arm-vexpress/clang "$s" \
+		arm64-virt/gcc "$s" arm64-virt/clang "$s" x86_64/gcc "$s" x86_64/clang "$s")"
+	run -0 jq -r '.matrix[] | "\(.name) \(.tests.differs) \(.tests.rows | length)"' "$R"
+	assert_output "$(printf '%s\n' "arm-vexpress 0 95" "arm64-virt 0 95" "x86_64 0 95")"
+}
+
+@test "parity: the KUnit counts of arm-vexpress, and the tests skipped there" {
+	local q8='.matrix[0].cells[] | [.name, (.tests.counts | .pass, .fail, .skip, .timeout, ."not-run")] | @tsv'
+	run -0 jq -r "$q8" "$R"
+	assert_output "$(printf '%s\t%s\t%s\t%s\t%s\t%s\n' \
+		arm-vexpress/gcc 90 0 5 0 0 arm-vexpress/clang 90 0 5 0 0)"
+	run -0 sed -n '/^## arm-vexpress$/,/^## arm64-virt$/{/^| stackinit\.[a-z_0-9]* | skip | /p}' "$BUILD/report/report.md"
+	assert_output "$(printf '| stackinit.%s | skip | skip |  |\n' \
+		test_small_hole_assigned_copy test_big_hole_assigned_copy test_trailing_hole_assigned_copy \
+		test_switch_1_none test_switch_2_none)"
 }
 
 @test "parity: a second run with nothing changed rebuilds nothing" {

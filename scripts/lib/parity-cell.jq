@@ -8,7 +8,8 @@
 #           --arg breason R --arg made N|"" --arg brepro CMD
 #           --arg vstat pass|fail|skipped --argjson vsecs N --arg verdict V
 #           --arg vrepro CMD --arg qemu CMD --arg version V --arg last LINES
-#           --slurpfile warnings W.json -f parity-cell.jq
+#           --slurpfile warnings W.json --slurpfile tests TESTS.json
+#           -f parity-cell.jq
 # An empty string stands for "none" and becomes null (or [] for last).
 
 {target: $target, compiler: $compiler, name: $name, dir: $dir,
@@ -26,4 +27,5 @@
 	log: ($dir + "/boot.log"),
 	reproduce: (if $vrepro == "" then null else $vrepro end),
 	qemu: (if $qemu == "" then null else $qemu end)},
- warnings: $warnings[0]}
+ warnings: $warnings[0],
+ tests: $tests[0]}

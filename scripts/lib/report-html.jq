@@ -5,6 +5,7 @@
 # Usage: jq -r -L scripts/lib -f report-html.jq report.json
 
 include "report";
+include "report-tests";
 
 def cls: if . == "pass" then "pass" elif . == "fail" then "fail" else "skip" end;
 def cellbox($t): "<td class=\"\(if .build.status == "pass" and .boot.status == "pass" then "pass" else "fail" end)\">"
@@ -36,6 +37,7 @@ def layout_table($side; $rows):
 ".sides{display:flex;gap:1.5em;align-items:flex-start}",
 "tr.hole td{background:#fff3c4;font-style:italic}",
 "pre{background:#f4f4f4;padding:0.6em;overflow-x:auto}",
+".bar{display:flex;width:300px;height:0.9em;background:#eee}.bar span{display:block;height:100%}.bar .pass{background:#3a9a3a}.bar .fail{background:#c0392b}.bar .skip{background:#aaa}",
 "</style></head><body>",
 "<h1>kparity report: \(.kernel | @html)</h1>",
 "<p class=\"verdict \(.verdict | cls)\">\(.verdict | ascii_upcase)"
@@ -51,6 +53,7 @@ def layout_table($side; $rows):
 	+ (if .kabi != null then "<div class=\"repro\">kabi: <code>\(.kabi.reproduce | @html)</code></div>" else "" end)
 	+ "</td></tr>"),
 "</table>",
+tests_overview_html,
 (.matrix[] | . as $t |
 	"<h2>\(.name | @html)</h2>",
 	"<ul>",
@@ -63,6 +66,7 @@ def layout_table($side; $rows):
 		+ (.warnings_diff.only_clang | to_entries | map("\(.key) \(.value)") | join(", ") | if . == "" then "none" else . end | @html)
 		+ "</li>" else empty end),
 	"</ul>",
+	tests_target_html,
 	(.cells[] | select(.build.status != "pass") |
 		"<p>Build \(.name | @html) failed: \(.build.reason | @html)</p>"),
 	(.cells[] | select(.boot.status == "fail") |

@@ -5,6 +5,7 @@
 # Usage: jq -r -L scripts/lib -f report-md.jq report.json
 
 include "report";
+include "report-tests";
 
 "# kparity report: \(.kernel)",
 "",
@@ -18,6 +19,7 @@ include "report";
 "",
 (if (.failures | length) > 0 then
 	("## Failures", "", (.failures[] | "- \(.)"), "") else empty end),
+tests_overview_md,
 (.matrix[] | . as $t |
 	"## \(.name)",
 	"",
@@ -32,6 +34,7 @@ include "report";
 	 else empty end),
 	"- kabi: \($t.kabi | kabi_text)",
 	"",
+	tests_target_md,
 	"Reproduce:",
 	"",
 	(.cells[] |

@@ -1,0 +1,85 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# ktap.sh on console logs: kunit-6.1.log is the KUnit part of a real
+# console (the parity run's arm-vexpress/gcc boot, lines 66-240 of its
+# boot.log); each other tests/fixtures/ktap/NAME.log is a console in the
+# form Linux 6.1's KUnit prints it, with one thing done to it;
+# NAME.expected is what ktap.sh must print for it (KPARITY_BLESS=1
+# rewrites the expected files for review).
+
+load common
+
+setup() {
+	F=$BATS_TEST_DIRNAME/fixtures/ktap
+	K=$TOP/scripts/ktap.sh
+}
+
+# parse NAME [OPTION]: ktap.sh on NAME.log, compared with NAME.expected
+parse() {
+	run -0 --separate-stderr "$K" "${@:2}" "$F/$1.log"
+	assert_equal "$stderr" ""
+	expect_file "$F/$1.expected"
+}
+
+@test "ktap: the KTAP of 6.1's KUnit as arm-vexpress/gcc printed it, CRs and all" {
+	parse kunit-6.1
+}
+
+@test "ktap: nested suites, a parameterised test summed up by its result" {
+	parse nested
+}
+
+@test "ktap: '# SKIP' on tests, and a suite skipped whole" {
+	parse skip
+}
+
+@test "ktap: '# TIMEOUT' and KUnit's 'try timed out' are timeouts" {
+	parse timeout
+}
+
+@test "ktap: a panic in a test marks it and the rest not-run" {
+	parse panic
+}
+
+@test "ktap: a log that ends inside a suite marks the rest not-run" {
+	parse truncated
+}
+
+@test "ktap: with -t the test running at the time limit timed out" {
+	parse truncated-hang -t
+}
+
+@test "ktap: timestamps and kernel messages between KTAP lines are dropped" {
+	parse noise
+}
+
+@test "ktap: a console line cut by another message is reported, its test not-run" {
+	parse cut
+}
+
+@test "ktap: a last line without its newline is cut" {
+	parse cut-eof
+}
+
+@test "ktap: a log without KTAP says so" {
+	parse none
+}
+
+@test "ktap: a flat TAP list of SUITE.TEST results" {
+	parse tap
+}
+
+@test "ktap: a new document before the last one ended ends it" {
+	parse restart
+}
+
+@test "ktap: an unreadable log is trouble" {
+	run -2 --separate-stderr "$K" "$BATS_TEST_TMPDIR/missing.log"
+	assert_output ""
+	assert_equal "$stderr" "ktap.sh: cannot read '$BATS_TEST_TMPDIR/missing.log'"
+}
+
+@test "ktap: no log is a usage error" {
+	run -2 --separate-stderr "$K"
+	assert_equal "${stderr_lines[0]}" "usage: ktap.sh [-t] LOG"
+}

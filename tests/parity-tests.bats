@@ -1,0 +1,100 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# The tests' results in the parity report, from console to report.md:
+# scripts/lib/parity-tests.jq (one cell), parity-tests-target.jq (the
+# compilers compared) and report-tests.jq (the report), on the consoles in
+# tests/fixtures/parity-tests/ (KPARITY_BLESS=1 rewrites the expected files).
+
+load common
+
+setup() {
+	need_tool jq
+	F=$BATS_TEST_DIRNAME/fixtures/parity-tests
+	T=$BATS_TEST_TMPDIR
+	L=$TOP/scripts/lib
+}
+
+# cell COMPILER: $T/COMPILER.json, the "tests" of a cell whose console is
+# $F/COMPILER.log
+cell() {
+	"$TOP/scripts/ktap.sh" "$F/$1.log" >"$T/$1.lines"
+	jq -R -s --arg kinds kunit -f "$L/parity-tests.jq" "$T/$1.lines" >"$T/$1.json"
+}
+
+# target KNOWN: $T/target.json, the x86_64 row of the recorded report with
+# the fixture's tests in its cells, compared with the KNOWN list
+target() {
+	cell gcc
+	cell clang
+	jq --slurpfile g "$T/gcc.json" --slurpfile c "$T/clang.json" \
+		'.matrix[0] | .cells[0].tests = $g[0] | .cells[1].tests = $c[0]' \
+		"$BATS_TEST_DIRNAME/fixtures/report/report.json" >"$T/in.json"
+	jq --rawfile known "$1" -f "$L/parity-tests-target.jq" "$T/in.json" >"$T/target.json"
+}
+
+@test "parity-tests: a cell's results in order, its notes and counts" {
+	cell clang
+	run -0 jq -c '.' "$T/clang.json"
+	assert_output '{"kinds":["kunit"],"results":[{"name":"overflow.u8_overflow_test","status":"pass"},{"name":"overflow.shift_sane_test","status":"fail"},{"name":"overflow.shift_overflow_test","status":"fail"},{"name":"overflow.overflow_size_helpers_test","status":"pass"},{"name":"stackinit.test_u8_zero","status":"fail"},{"name":"stackinit.#2","status":"not-run"}],"notes":["the log ends in the middle of the tests"],"counts":{"pass":2,"fail":3,"skip":0,"timeout":0,"not-run":1}}'
+}
+
+@test "parity-tests: differing tests first, a known one with its reason, then failing ones" {
+	target "$F/known.list"
+	run -0 jq -r '.tests.rows[] | [.test, .status.gcc, .status.clang, .parity, .reason // "-"] | @tsv' "$T/target.json"
+	assert_output "$(printf '%s\t%s\t%s\t%s\t%s\n' \
+		stackinit.test_u8_zero pass fail differs - \
+		overflow.shift_sane_test pass fail known "the fixture's reason" \
+		overflow.shift_overflow_test fail fail same - \
+		stackinit.test_switch_1_none skip not-run same - \
+		stackinit.#2 not-run not-run same - \
+		overflow.u8_overflow_test pass pass same - \
+		overflow.overflow_size_helpers_test pass pass same -)"
+	run -0 jq -c '[.tests.compilers, .tests.differs, .tests.counts.gcc]' "$T/target.json"
+	assert_output '[["gcc","clang"],1,{"pass":4,"fail":1,"skip":1,"timeout":0,"not-run":0}]'
+}
+
+@test "parity-tests: a known list without a reason is refused with its line" {
+	printf 'x86_64 overflow.shift_sane_test https://example.org/x\n' >"$T/bad.list"
+	echo '{"name": "x86_64", "cells": []}' >"$T/in.json"
+	run -5 --separate-stderr jq --rawfile known "$T/bad.list" -f "$L/parity-tests-target.jq" "$T/in.json"
+	assert_equal "$stderr" "jq: error (at $T/in.json:1): malformed line (want TARGET TEST REFERENCE REASON): x86_64 overflow.shift_sane_test https://example.org/x"
+}
+
+@test "parity-tests: report.md shows the counts, the differing tests and the table" {
+	target "$F/known.list"
+	jq --slurpfile t "$T/target.json" '.matrix[0] = $t[0]' \
+		"$BATS_TEST_DIRNAME/fixtures/report/report.json" >"$T/report.json"
+	"$TOP/scripts/report.sh" "$T/report.json" "$T"
+	run -0 cat "$T/report.md"
+	expect_file "$F/report.md.expected"
+}
+
+@test "parity-tests: report.html draws a bar per cell and colours each status" {
+	target "$F/known.list"
+	jq --slurpfile t "$T/target.json" '.matrix[0] = $t[0]' \
+		"$BATS_TEST_DIRNAME/fixtures/report/report.json" >"$T/report.json"
+	"$TOP/scripts/report.sh" "$T/report.json" "$T"
+	run -0 grep -o '<th>x86_64/[a-z]*</th><td><div class="bar">\|<span class="[a-z]*" style="width:[0-9]*px" title="[^"]*">' "$T/report.html"
+	assert_output "$(printf '%s\n' \
+		'<th>x86_64/gcc</th><td><div class="bar">' \
+		'<span class="pass" style="width:200px" title="4 pass">' \
+		'<span class="fail" style="width:50px" title="1 fail">' \
+		'<span class="skip" style="width:50px" title="1 skip">' \
+		'<th>x86_64/clang</th><td><div class="bar">' \
+		'<span class="pass" style="width:100px" title="2 pass">' \
+		'<span class="fail" style="width:150px" title="3 fail">' \
+		'<span class="fail" style="width:50px" title="1 not-run">')"
+	run -0 grep -o '<tr><td>stackinit.test_u8_zero</td>\(<td[^>]*>[^<]*</td>\)*</tr>' "$T/report.html"
+	assert_output '<tr><td>stackinit.test_u8_zero</td><td class="pass">pass</td><td class="fail">fail</td><td class="fail">DIFFERS</td></tr>'
+}
+
+@test "parity-tests: an unknown TESTS value is a usage error" {
+	run -2 --separate-stderr "$TOP/scripts/parity.sh" -o "$T" -k unit
+	assert_output ""
+	assert_equal "$stderr" "parity.sh: unknown TESTS 'unit' (known: none kunit kselftest all)"
+}
+
+@test "parity-tests: TESTS=kselftest says the kselftests are not run yet" {
+	run -2 --separate-stderr "$TOP/scripts/parity.sh" -o "$T" -k kselftest
+	assert_equal "$stderr" "parity.sh: TESTS=kselftest: the kselftests are not run yet (Documentation/guest-tests.md)"
+}
