@@ -168,7 +168,7 @@ build_cell() {
 	if [ -r "$wlog" ]; then
 		"$TOPDIR/scripts/warnings.sh" -j -s "$srcdir" "$wlog" >"$cells/$target-$compiler.warnings"
 	else
-		echo '{"warnings":0,"errors":0,"by_flag":{},"by_file":{}}' >"$cells/$target-$compiler.warnings"
+		"$TOPDIR/scripts/warnings.sh" -j /dev/null >"$cells/$target-$compiler.warnings"
 	fi
 
 	jq -n \

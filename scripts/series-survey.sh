@@ -13,7 +13,7 @@
 #   PHASE.log     make's output
 #   PHASE.diag    one line per distinct diagnostic (warnings.sh -l), then
 #                 the compiler driver's own ('clang-19: warning: ...'),
-#                 which name no file: KIND, FLAG, (driver), 0, TEXT
+#                 which name no file: KIND, compiler, FLAG, (driver), 0, TEXT
 #   PHASE.status  "exit N seconds S warnings W errors E"
 # A build is incremental: the "after" phase recompiles what the series
 # changed (for Clang everything, as the series changes Clang's flags).

@@ -42,6 +42,20 @@ setup() {
 		'<tr class="hole"><td>4</td><td>4</td>' '<tr class="hole"><td>4</td><td>4</td>')"
 }
 
+@test "report: warnings of objtool and Kconfig are counted beside the compiler's" {
+	jq '.matrix[0].cells[1].warnings = {warnings: 2, errors: 0,
+		by_tool: {compiler: {warnings: 0, errors: 0}, linker: {warnings: 0, errors: 0},
+			  objtool: {warnings: 1, errors: 0}, modpost: {warnings: 0, errors: 0},
+			  kconfig: {warnings: 1, errors: 0}},
+		by_flag: {"(none)": 2}, by_file: {".config": 1, "lib/vsprintf.o": 1}}' \
+		"$F/report.json" >"$T/in.json"
+	run -0 "$TOP/scripts/report.sh" "$T/in.json" "$T"
+	run -0 grep -o '| 2 warnings, 0 errors (objtool 1, kconfig 1) |' "$T/report.md"
+	assert_output '| 2 warnings, 0 errors (objtool 1, kconfig 1) |'
+	run -0 grep -o '<b>errors</b> [0-9]* ([a-z 0-9,]*)</div>' "$T/report.html"
+	assert_output '<b>errors</b> 0 (objtool 1, kconfig 1)</div>'
+}
+
 @test "report: console lines are escaped in the html" {
 	jq '.matrix[0].cells[0].boot.last_lines = ["<script>alert(1)</script> & more"]' \
 		"$F/report.json" >"$T/in.json"
