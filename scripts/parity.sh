@@ -28,7 +28,6 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOPDIR/scripts/lib/common.sh"
 # shellcheck source=scripts/lib/target.sh
 . "$TOPDIR/scripts/lib/target.sh"
-KNOWN_COMPILERS="gcc clang"
 
 usage() {
 	cat <<USAGE
@@ -38,7 +37,10 @@ to BUILDDIR/report/.
   -o BUILDDIR   where build products and the report go (default: build)
   -t TARGETS    targets, separated by spaces or commas
                 (default: all of $(known_targets))
-  -c COMPILERS  compilers, of: $KNOWN_COMPILERS (default: both)
+  -c COMPILERS  compilers, separated by spaces or commas, of:
+                $(known_compilers)
+                or all for $(known_compilers all)
+                (default: gcc clang)
   -T SECONDS    time limit for each boot (default: 120)
 Environment: LLVM=1|-N|DIR/ selects the clang (default 1), V=1 shows full
 commands, KSRC=DIR uses an existing kernel tree.
@@ -334,14 +336,9 @@ check_lists() {
 	for t in $targets; do
 		"$TOPDIR/scripts/target.sh" -p "$PROG" "$t" >/dev/null || exit 2
 	done
-	for c in $compilers; do
-		case " $KNOWN_COMPILERS " in
-		*" $c "*) ;;
-		*) die "unknown compiler '$c' (known: $KNOWN_COMPILERS)" ;;
-		esac
-	done
+	compilers=$(compiler_words "$compilers")
 	[ -n "$targets" ] || die "no targets (known: $(known_targets))"
-	[ -n "$compilers" ] || die "no compilers (known: $KNOWN_COMPILERS)"
+	[ -n "$compilers" ] || die "no compilers (known: $(known_compilers))"
 }
 
 main() {
@@ -353,7 +350,7 @@ main() {
 	limit=120
 	while getopts c:ho:t:T: opt; do
 		case "$opt" in
-		c) compilers=$(words "$OPTARG") ;;
+		c) compilers="$OPTARG" ;;
 		o) build="$OPTARG" ;;
 		t) targets=$(words "$OPTARG") ;;
 		T) limit="$OPTARG" ;;
@@ -364,7 +361,7 @@ main() {
 	shift $((OPTIND - 1))
 	[ "$#" -eq 0 ] || { usage >&2; exit 2; }
 	[ -n "$targets" ] || targets=$(known_targets)
-	[ -n "$compilers" ] || compilers="$KNOWN_COMPILERS"
+	[ -n "$compilers" ] || compilers="gcc clang"
 	check_lists
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" jq timeout flock || exit 2
 	[ -x "$build/kabi" ] || die "no '$build/kabi': run 'make' first"

@@ -24,7 +24,7 @@ setup() {
 
 @test "parity: an unknown compiler lists the known ones" {
 	run -2 --separate-stderr "$TOP/scripts/parity.sh" -o "$BUILD" -c gcc,icc
-	assert_equal "$stderr" "parity.sh: unknown compiler 'icc' (known: gcc clang)"
+	assert_equal "$stderr" "parity.sh: unknown compiler 'icc' (known: gcc gcc-11 gcc-12 clang clang-13 clang-14 clang-15 clang-16 clang-19 clang-22 clang-gas all)"
 }
 
 @test "parity: an unknown option is a usage error" {
