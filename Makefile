@@ -108,12 +108,14 @@ parity: deps-parity
 	$(Q)scripts/parity.sh -o $(O) $(if $(TARGETS),-t '$(TARGETS)') $(if $(COMPILERS),-c '$(COMPILERS)')
 
 # probes is the name users know the compiler-bug suite by; COMPILERS=
-# narrows it to some compilers (default: every installed one).
+# narrows it to some compilers (default, and all: every installed one).
+comma := ,
+probe_compilers = $(foreach c,$(filter-out all,$(subst $(comma), ,$(COMPILERS))),-c '$(c)')
 .PHONY: compiler-bugs probes
 compiler-bugs probes:
 	$(Q)COMPILERS='$(COMPILERS)' scripts/deps.sh build check $(if $(COMPILERS),compilers)
 	$(Q)$(MAKE) --no-print-directory O=$(O) all
-	$(Q)scripts/compiler-bugs.sh -o $(O) $(if $(COMPILERS),-C '$(COMPILERS)')
+	$(Q)scripts/compiler-bugs.sh -o $(O) $(probe_compilers)
 
 # Fuzz kabi's reading and diff paths (FUZZ_TIME seconds per harness).
 fuzz: deps-check
