@@ -5,6 +5,7 @@
 # Usage: jq -r -L scripts/lib -f report-html.jq report.json
 
 include "report";
+include "report-matrix";
 
 def cls: if . == "pass" then "pass" elif . == "fail" then "fail" else "skip" end;
 def cellbox($t): "<td class=\"\(if .build.status == "pass" and .boot.status == "pass" then "pass" else "fail" end)\">"
@@ -51,6 +52,7 @@ def layout_table($side; $rows):
 	+ (if .kabi != null then "<div class=\"repro\">kabi: <code>\(.kabi.reproduce | @html)</code></div>" else "" end)
 	+ "</td></tr>"),
 "</table>",
+matrix_html,
 (.matrix[] | . as $t |
 	"<h2>\(.name | @html)</h2>",
 	"<ul>",

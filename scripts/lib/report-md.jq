@@ -5,6 +5,7 @@
 # Usage: jq -r -L scripts/lib -f report-md.jq report.json
 
 include "report";
+include "report-matrix";
 
 "# kparity report: \(.kernel)",
 "",
@@ -18,6 +19,7 @@ include "report";
 "",
 (if (.failures | length) > 0 then
 	("## Failures", "", (.failures[] | "- \(.)"), "") else empty end),
+matrix_md,
 (.matrix[] | . as $t |
 	"## \(.name)",
 	"",
