@@ -202,3 +202,22 @@ expected() {
 	run -0 awk -f "$L/json-str.awk" <<<"$(printf 'a"b\\c\td\001\ne.')"
 	assert_output '"a\"b\\c\td\u0001\ne"'
 }
+
+@test "compiler-bugs-history.awk: the first version of each outcome, targets alike merged" {
+	printf '%s\t%s\t%s\t%s\t%s\n' \
+		a clang arm 13.0.1 reject a clang arm 14.0.6 reject a clang arm 19.1.7 accept \
+		a clang x86_64 13.0.1 reject a clang x86_64 19.1.7 accept \
+		a gcc x86_64 11.3.0 accept a gcc x86_64 12.2.0 accept \
+		b clang arm 13.0.1 reject b clang arm 15.0.6 reject \
+		b clang x86_64 13.0.1 reject b clang x86_64 15.0.6 'wrong-code 1' >"$T/sorted"
+	run -0 awk -F "$TAB" -v tsv=1 -f "$L/compiler-bugs-history.awk" "$T/sorted"
+	assert_output "$(printf '%s\t%s\t%s\t%s\n' \
+		a clang all '13.0.1 reject -> 19.1.7 accept' \
+		b clang arm '13.0.1 reject' \
+		b clang x86_64 '13.0.1 reject -> 15.0.6 wrong-code 1')"
+	run -0 awk -F "$TAB" -f "$L/compiler-bugs-history.awk" "$T/sorted"
+	assert_output "$(printf '%s\n' \
+		'a  clang  all     13.0.1 reject -> 19.1.7 accept' \
+		'b  clang  arm     13.0.1 reject' \
+		'b  clang  x86_64  13.0.1 reject -> 15.0.6 wrong-code 1')"
+}
