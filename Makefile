@@ -91,8 +91,10 @@ kabi-asan:
 deps-build:
 	$(Q)scripts/deps.sh build
 
+# check runs the compiler-bug suite with every compiler of COMPILERS=all
+# and one parity cell with clang-22, so it installs them all.
 deps-check:
-	$(Q)scripts/deps.sh build check kernel parity bench
+	$(Q)COMPILERS=all scripts/deps.sh build check kernel parity bench compilers
 
 deps-parity:
 	$(Q)COMPILERS='$(COMPILERS)' scripts/deps.sh build kernel parity $(if $(COMPILERS),compilers)
