@@ -10,7 +10,9 @@
 # SANITIZE=1 build the tools with ASan+UBSan
 # PREFIX, DESTDIR  for 'make install'
 # TARGETS=..., COMPILERS=..., TESTS=..., LLVM=-N  what 'make parity' runs
-#            (Documentation/parity.md)
+#            (Documentation/parity.md); COMPILERS= names compilers of
+#            scripts/targets/compilers.list, or all, for parity, probes,
+#            series-bisect and series-survey
 # RUNS=N     repetitions of each 'make bench' measurement (default 3) and
 #            of each 'make bench-probes' pair (default 5)
 O        ?= build
@@ -89,11 +91,13 @@ kabi-asan:
 deps-build:
 	$(Q)scripts/deps.sh build
 
+# check runs the compiler-bug suite with every compiler of COMPILERS=all
+# and one parity cell with clang-22, so it installs them all.
 deps-check:
-	$(Q)scripts/deps.sh build check kernel parity bench
+	$(Q)COMPILERS=all scripts/deps.sh build check kernel parity bench compilers
 
 deps-parity:
-	$(Q)scripts/deps.sh build kernel parity
+	$(Q)COMPILERS='$(COMPILERS)' scripts/deps.sh build kernel parity $(if $(COMPILERS),compilers)
 
 check: deps-check
 	$(Q)$(MAKE) --no-print-directory O=$(O) all kabi-asan
@@ -105,11 +109,15 @@ parity: deps-parity
 	$(Q)$(MAKE) --no-print-directory O=$(O) all
 	$(Q)scripts/parity.sh -o $(O) $(if $(TARGETS),-t '$(TARGETS)') $(if $(COMPILERS),-c '$(COMPILERS)') $(if $(TESTS),-k '$(TESTS)')
 
-.PHONY: compiler-bugs
-compiler-bugs:
-	$(Q)scripts/deps.sh build check
+# probes is the name users know the compiler-bug suite by; COMPILERS=
+# narrows it to some compilers (default, and all: every installed one).
+comma := ,
+probe_compilers = $(foreach c,$(filter-out all,$(subst $(comma), ,$(COMPILERS))),-c '$(c)')
+.PHONY: compiler-bugs probes
+compiler-bugs probes:
+	$(Q)COMPILERS='$(COMPILERS)' scripts/deps.sh build check $(if $(COMPILERS),compilers)
 	$(Q)$(MAKE) --no-print-directory O=$(O) all
-	$(Q)scripts/compiler-bugs.sh -o $(O)
+	$(Q)scripts/compiler-bugs.sh -o $(O) $(probe_compilers)
 
 # Fuzz kabi's reading and diff paths (FUZZ_TIME seconds per harness).
 fuzz: deps-check
@@ -150,7 +158,7 @@ series-bisect:
 	$(Q)scripts/series-bisect.sh -o $(O) $(if $(PATCHES),-p '$(PATCHES)') $(if $(TARGET),-t '$(TARGET)') $(if $(COMPILERS),-c '$(COMPILERS)')
 
 series-survey:
-	$(Q)scripts/series-survey.sh -o $(O) $(if $(PHASE),-p '$(PHASE)')
+	$(Q)scripts/series-survey.sh -o $(O) $(if $(PHASE),-p '$(PHASE)') $(if $(COMPILERS),-c '$(COMPILERS)')
 
 # kabi against pahole, codiff and abidiff on a distro vmlinux pair and the
 # tiny kernel's pair (Documentation/bench.md); never part of 'check'.
@@ -173,6 +181,7 @@ help:
 	@echo '  all       build the tools (kabi) into $$(O)'
 	@echo '  parity    build the default kernel with GCC and Clang and diff layouts'
 	@echo '  compiler-bugs  run the compiler-bug cases with every installed compiler and target'
+	@echo '  probes    the same as compiler-bugs (COMPILERS= narrows it)'
 	@echo '  check     install test dependencies and run every test'
 	@echo '  fuzz      fuzz kabi with libFuzzer, FUZZ_TIME seconds per harness'
 	@echo '  bench-probes  no-op kernel rebuild, stock Kbuild probes against the overlay'
@@ -189,4 +198,5 @@ help:
 	@echo 'Settings: O=DIR V=1 CC=gcc|clang SANITIZE=1 PREFIX= DESTDIR='
 	@echo '          TARGETS= COMPILERS= TESTS=none|kunit|all LLVM=-N KSRC=DIR (parity)'
 	@echo '          SRC=DIR PATCHES=DIR (series-*) JSON=1 (series-check) FRESH=1 DISCARD=1 (series-tree)'
-	@echo '          TARGET= COMPILERS= (series-bisect) PHASE=before|after (series-survey)'
+	@echo '          TARGET= COMPILERS= (series-bisect) PHASE=before|after COMPILERS= (series-survey)'
+	@echo '          COMPILERS=all|NAME... (parity, probes, series-*; scripts/targets/compilers.list)'

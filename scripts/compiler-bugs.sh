@@ -9,8 +9,10 @@
 # case was written (Documentation/compiler-bugs.md has the tag grammar).  Each
 # compile runs under timeout(1); run cases are executed natively or under
 # QEMU user mode.  The matrix goes to BUILDDIR/compiler-bugs/matrix.txt and
-# matrix.json and to stdout; progress and malformed case files go to
-# stderr.
+# matrix.json and to stdout, followed by the history: for each case and
+# compiler family whose outcome changes with the version, the first
+# version measured with each outcome (also in history.txt). Progress and
+# malformed case files go to stderr.
 #
 # Exit: 0 every result is as recorded, 1 a result CHANGED (or nothing is
 # recorded for it) or a case file is malformed, 2 trouble (usage, no
@@ -439,6 +441,15 @@ text_matrix() {
 		"$work/compilers.tsv" "$work/malformed.tsv" "$work/results.tsv"
 }
 
+# history: for each case and compiler family whose outcome changes from
+# one version to another, the first version of each outcome
+# (scripts/lib/compiler-bugs-history.awk)
+history() {
+	awk -F "$TAB" '{ f = $3; sub(/-.*/, "", f); print $1 "\t" f "\t" $2 "\t" $9 "\t" $4 }' \
+		"$work/results.tsv" | sort -t "$TAB" -k1,1 -k2,2 -k3,3 -k4,4V |
+		awk -F "$TAB" -f "$TOPDIR/scripts/lib/compiler-bugs-history.awk"
+}
+
 # json_matrix: the same, as one JSON object for reports
 json_matrix() {
 	local p name display
@@ -538,11 +549,17 @@ main() {
 
 	text_matrix >"$report/matrix.txt"
 	json_matrix >"$report/matrix.json"
+	history >"$report/history.txt"
 	step MATRIX "$report/matrix.txt"
+	step HISTORY "$report/history.txt"
 	if [ "$json" = 1 ]; then
 		cat "$report/matrix.json"
 	else
 		cat "$report/matrix.txt"
+		if [ -s "$report/history.txt" ]; then
+			printf '\nhistory: the first version measured with each outcome\n'
+			cat "$report/history.txt"
+		fi
 	fi
 	rc=0
 	! grep -q "${TAB}CHANGED$TAB" "$work/results.tsv" || rc=1

@@ -6,12 +6,16 @@
 #
 # Exit: 0 everything present (or installed), 1 a package is missing and
 # --check was given, 2 trouble (unknown group, apt-get failed, not root).
+
+# shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
 set -eu
 
 PROG=deps.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/lib/common.sh
 . "$TOPDIR/scripts/lib/common.sh"
+# shellcheck source=scripts/lib/target.sh
+. "$TOPDIR/scripts/lib/target.sh"
 
 # One group per job; a job asks for the groups it uses.
 PKGS_build="make gcc libc6-dev pkg-config libelf-dev libdw-dev"
@@ -20,11 +24,16 @@ PKGS_kernel="linux-source-6.1 xz-utils flex bison bc libssl-dev cpio kmod python
 PKGS_bench="dwarves abigail-tools time coreutils binutils dpkg apt"
 PKGS_parity="quilt jq coreutils qemu-system-x86 qemu-system-arm gcc-arm-linux-gnueabi gcc-aarch64-linux-gnu clang clang-19 lld lld-19 llvm llvm-19"
 
+DEP_GROUPS="build check kernel parity bench compilers all"
+
 usage() {
 	cat <<USAGE
 usage: $PROG [--check] [--list] GROUP...
 Install the Debian packages of each GROUP that are not installed yet.
-Groups: build check kernel parity bench all
+Groups: $DEP_GROUPS
+  compilers  the compilers of COMPILERS (default: all, the version matrix;
+             names as in scripts/targets/compilers.list), with their cross
+             packages for every target
   --check  install nothing; exit 1 and name what is missing
   --list   print the packages of the groups, one per line
 USAGE
@@ -37,9 +46,24 @@ group_pkgs() {
 	kernel) echo "$PKGS_kernel" ;;
 	parity) echo "$PKGS_parity" ;;
 	bench) echo "$PKGS_bench" ;;
-	all) echo "$PKGS_build $PKGS_check $PKGS_kernel $PKGS_parity $PKGS_bench" ;;
+	compilers) compilers_pkgs "${COMPILERS:-all}" ;;
+	all) echo "$PKGS_build $PKGS_check $PKGS_kernel $PKGS_parity $PKGS_bench $(compilers_pkgs all)" ;;
 	*) return 1 ;;
 	esac
+}
+
+# compilers_pkgs LIST: the packages of the compilers of LIST (as COMPILERS
+# takes it) for every target, on one line.
+compilers_pkgs() {
+	local c t words
+
+	words=$(compiler_words "$1") || exit 2
+	for c in $words; do
+		for t in $(known_targets); do
+			load_target "$t"
+			compiler_packages "$c" "$t_cross"
+		done
+	done | sort -u | tr '\n' ' '
 }
 
 one_per_line() {
@@ -62,7 +86,12 @@ main() {
 		-h | --help) usage; exit 0 ;;
 		-*) usage >&2; exit 2 ;;
 		*)
-			pkgs=$(group_pkgs "$arg") || die "unknown group '$arg' (known: build check kernel parity bench all)"
+			case " $DEP_GROUPS " in
+			*" $arg "*) ;;
+			*) die "unknown group '$arg' (known: $DEP_GROUPS)" ;;
+			esac
+			# the compilers group has said why it failed
+			pkgs=$(group_pkgs "$arg") || exit 2
 			wanted="$wanted $pkgs"
 			;;
 		esac

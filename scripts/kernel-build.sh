@@ -40,13 +40,15 @@ FRAGDIR="$TOPDIR/kconfig/fragments"
 
 usage() {
 	cat <<USAGE
-usage: $PROG -o BUILDDIR -t TARGET -c gcc|clang|clang-N [-j N]
+usage: $PROG -o BUILDDIR -t TARGET -c COMPILER [-j N]
 Configure (when needed) and build the kernel for TARGET with the given
 compiler in BUILDDIR/kernel/TARGET-COMPILER/, then print vmlinux's path.
   -o BUILDDIR  where build products go
   -t TARGET    one of: $(known_targets)
-  -c COMPILER  gcc (with the target's cross prefix), clang for an LLVM=1
-               build, or clang-N for LLVM=-N
+  -c COMPILER  one of: $(known_compilers)
+               (scripts/targets/compilers.list: gcc-N with the target's
+               cross prefix, clang for LLVM=1, clang-N for LLVM=-N,
+               clang-gas for LLVM=1 LLVM_IAS=0)
   -j N         make jobs (default: the number of CPUs)
 Environment:
   LLVM=1|-N|DIR/  which LLVM a clang build uses (default 1); a version
@@ -65,6 +67,7 @@ setup_compiler() {
 	unset CC LD LLVM LLVM_IAS HOSTCC HOSTCXX CROSS_COMPILE
 	[ -z "$cc_cross" ] || { CROSS_COMPILE="$cc_cross"; export CROSS_COMPILE; }
 	[ -z "$cc_llvm" ] || { LLVM="$cc_llvm"; export LLVM; }
+	[ -z "$cc_ias" ] || { LLVM_IAS="$cc_ias"; export LLVM_IAS; }
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$cc_bin" "$ld_bin" || exit 2
 
 	CC="$cc_bin"
@@ -91,8 +94,8 @@ config_inputs() {
 	printf 'srcdir %s\n' "$srcdir"
 	printf 'Makefile %s\n' "$(stat -c %Y "$srcdir/Makefile")"
 	printf 'base %s\n' "$t_base"
-	printf 'ARCH=%s CC=%s LLVM=%s CROSS_COMPILE=%s\n' \
-		"$ARCH" "$CC" "${LLVM:-}" "${CROSS_COMPILE:-}"
+	printf 'ARCH=%s CC=%s LLVM=%s LLVM_IAS=%s CROSS_COMPILE=%s\n' \
+		"$ARCH" "$CC" "${LLVM:-}" "${LLVM_IAS:-}" "${CROSS_COMPILE:-}"
 	printf 'cc %s\n' "$("$cc_bin" --version | head -n 1)"
 	printf 'ld %s\n' "$("$ld_bin" --version | head -n 1)"
 	printf 'kernel-config.sh %s\n' "$(cksum <"$TOPDIR/scripts/kernel-config.sh")"
@@ -149,6 +152,7 @@ build() {
 
 	set -- -C "$srcdir" O="$objdir" ARCH="$ARCH" CC="$CC" -j "$jobs"
 	[ -z "${LLVM:-}" ] || set -- "$@" LLVM="$LLVM"
+	[ -z "${LLVM_IAS:-}" ] || set -- "$@" LLVM_IAS="$LLVM_IAS"
 	[ -z "${CROSS_COMPILE:-}" ] || set -- "$@" CROSS_COMPILE="$CROSS_COMPILE"
 	[ "${V:-0}" != 1 ] || set -- "$@" V=1
 

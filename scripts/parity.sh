@@ -6,6 +6,11 @@
 # vmlinux layouts with kabi, read the tests' results from each console
 # (scripts/ktap.sh), and write the report.
 #
+# With more compilers (-c all: the versions of scripts/targets/compilers.list)
+# the run is a matrix: every compiler's layout is compared with the
+# reference's (GCC 12), and each Clang with the next Clang version, where
+# any layout change is a finding for the report (not a failure).
+#
 # Every cell (target x compiler) is attempted; a failed build or boot is
 # recorded and the run goes on. The results are written as
 # BUILDDIR/report/report.json (Documentation/parity.md describes it), from
@@ -32,7 +37,6 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOPDIR/scripts/lib/common.sh"
 # shellcheck source=scripts/lib/target.sh
 . "$TOPDIR/scripts/lib/target.sh"
-KNOWN_COMPILERS="gcc clang"
 KNOWN_TESTS="none kunit kselftest all"
 DIFFERENCES="$TOPDIR/scripts/targets/test-differences.list"
 
@@ -44,7 +48,10 @@ to BUILDDIR/report/.
   -o BUILDDIR   where build products and the report go (default: build)
   -t TARGETS    targets, separated by spaces or commas
                 (default: all of $(known_targets))
-  -c COMPILERS  compilers, of: $KNOWN_COMPILERS (default: both)
+  -c COMPILERS  compilers, separated by spaces or commas, of:
+                $(known_compilers)
+                or all for $(known_compilers all)
+                (default: gcc clang)
   -T SECONDS    time limit for each boot (default: 120)
   -k TESTS      which tests' results to judge, one of: $KNOWN_TESTS
                 (default: all, which is kunit today)
@@ -177,7 +184,7 @@ build_cell() {
 	if [ -r "$wlog" ]; then
 		"$TOPDIR/scripts/warnings.sh" -j -s "$srcdir" "$wlog" >"$cells/$target-$compiler.warnings"
 	else
-		echo '{"warnings":0,"errors":0,"by_flag":{},"by_file":{}}' >"$cells/$target-$compiler.warnings"
+		"$TOPDIR/scripts/warnings.sh" -j /dev/null >"$cells/$target-$compiler.warnings"
 	fi
 
 	jq -n \
@@ -237,25 +244,30 @@ target_tests() {
 "
 }
 
-# compare TARGET: diff the gcc and clang vmlinux of TARGET with kabi; write
-# $cells/TARGET.kabi.json with the summary and, for each type whose layout
-# differs incompatibly, the findings and both layouts.
+# compare TARGET OLD NEW KIND: diff the vmlinux of TARGET built with
+# compiler OLD and with compiler NEW with kabi; write $cells/TARGET.OLD.NEW.kabi.json
+# with the summary and, for each type whose layout differs incompatibly,
+# the findings and both layouts. KIND says what a difference is: ref (NEW
+# against the reference compiler: an incompatible one fails the run) or
+# version (one Clang against the next: every change is a finding, none
+# fails the run).
 compare() {
-	local target="$1" old new txt json rc=0 status=pass reason="" names
+	local target="$1" c_old="$2" c_new="$3" kind="$4" old new txt json rc=0 status=pass reason=""
+	local names id="$1.$2.$3"
 
-	old="$abuild/kernel/$target-$(suffix gcc)/vmlinux"
-	new="$abuild/kernel/$target-$(suffix clang)/vmlinux"
-	txt="$report/$target.kabi.txt"
-	json="$report/$target.kabi.json"
+	old="$abuild/kernel/$target-$(suffix "$c_old")/vmlinux"
+	new="$abuild/kernel/$target-$(suffix "$c_new")/vmlinux"
+	txt="$report/$id.kabi.txt"
+	json="$report/$id.kabi.json"
 	set -- "$build/kabi" diff --root "$srcdir"
 	jq -n --arg r "$build/kabi diff --root $(shown "$srcdir") $(shown "$old") $(shown "$new")" \
-		'$r' >"$cells/$target.kabi.repro"
+		'$r' >"$cells/$id.kabi.repro"
 
-	if ! jq -e '.build.status == "pass"' "$cells/$target-gcc.json" >/dev/null ||
-		! jq -e '.build.status == "pass"' "$cells/$target-clang.json" >/dev/null; then
-		jq -n --slurpfile r "$cells/$target.kabi.repro" \
-			'{status: "skipped", reason: "a build failed", summary: null,
-			  incompatible: [], reproduce: $r[0]}' >"$cells/$target.kabi.json"
+	if ! jq -e '.build.status == "pass"' "$cells/$target-$c_old.json" >/dev/null ||
+		! jq -e '.build.status == "pass"' "$cells/$target-$c_new.json" >/dev/null; then
+		jq -n --slurpfile r "$cells/$id.kabi.repro" --arg old "$c_old" --arg new "$c_new" \
+			'{old: $old, new: $new, status: "skipped", reason: "a build failed", summary: null,
+			  incompatible: [], reproduce: $r[0]}' >"$cells/$id.kabi.json"
 		return 0
 	fi
 
@@ -273,27 +285,93 @@ compare() {
 		fi
 	fi
 	if [ "$status" = pass ]; then
-		step KABI "$target  $(tail -n 1 "$txt")"
+		step KABI "$target $c_old vs $c_new  $(tail -n 1 "$txt")"
 		names=$(jq -r '.types[] | select(.incompatible) | "\(.kind) \(.name)"' "$json")
-		if [ -n "$names" ]; then
+		if [ "$kind" = version ]; then
+			[ "$(jq '.summary.changed + .summary.incompatible' "$json")" -eq 0 ] ||
+				findings="$findings$target $c_old -> $c_new: $(jq -r '"\(.summary.changed) types changed, \(.summary.incompatible) incompatibly"' "$json")
+"
+		elif [ -n "$names" ]; then
 			status=fail
 			reason="layouts differ incompatibly"
-			failures="$failures$target kabi: $(printf '%s\n' "$names" | wc -l) types differ incompatibly
+			failures="$failures$target kabi $c_old vs $c_new: $(printf '%s\n' "$names" | wc -l) types differ incompatibly
 "
 		fi
-		layouts "$old" "$cells/$target.gcc.layout" "$names"
-		layouts "$new" "$cells/$target.clang.layout" "$names"
+		layouts "$old" "$cells/$id.old.layout" "$names"
+		layouts "$new" "$cells/$id.new.layout" "$names"
 		jq --arg status "$status" --arg reason "$reason" \
-			--slurpfile r "$cells/$target.kabi.repro" \
-			--slurpfile gcc "$cells/$target.gcc.layout" \
-			--slurpfile clang "$cells/$target.clang.layout" \
-			-f "$TOPDIR/scripts/lib/parity-kabi.jq" "$json" >"$cells/$target.kabi.json"
+			--slurpfile r "$cells/$id.kabi.repro" \
+			--slurpfile gcc "$cells/$id.old.layout" \
+			--slurpfile clang "$cells/$id.new.layout" \
+			-f "$TOPDIR/scripts/lib/parity-kabi.jq" "$json" |
+			jq --arg old "$c_old" --arg new "$c_new" '{old: $old, new: $new} + .' \
+			>"$cells/$id.kabi.json"
 	else
-		failures="$failures$target kabi: $reason
+		failures="$failures$target kabi $c_old vs $c_new: $reason
 "
-		jq -n --arg reason "$reason" --slurpfile r "$cells/$target.kabi.repro" \
-			'{status: "fail", reason: $reason, summary: null, incompatible: [],
-			  reproduce: $r[0]}' >"$cells/$target.kabi.json"
+		jq -n --arg reason "$reason" --slurpfile r "$cells/$id.kabi.repro" \
+			--arg old "$c_old" --arg new "$c_new" \
+			'{old: $old, new: $new, status: "fail", reason: $reason, summary: null,
+			  incompatible: [], reproduce: $r[0]}' >"$cells/$id.kabi.json"
+	fi
+}
+
+# reference: the compiler every other one is compared with: GCC 12 (gcc-12,
+# or gcc, its old name) when the run has it, else the run's first.
+reference() {
+	local c
+
+	for c in gcc-12 gcc; do
+		has_compiler "$c" && { printf '%s\n' "$c"; return 0; }
+	done
+	printf '%s\n' "${compilers%% *}"
+}
+
+# clang_versions: the run's clang-N, one a line, oldest first.
+clang_versions() {
+	local c
+
+	for c in $compilers; do
+		case "$c" in
+		clang-[0-9]*) printf '%s\n' "$c" ;;
+		esac
+	done | sort -t - -k 2n
+}
+
+# compare_all TARGET: every compiler of the run against the reference and,
+# with more than two compilers, each clang-N against the next version;
+# write $cells/TARGET.kabi.json (the first comparison, the report's kabi
+# column), TARGET.vs-ref.json and TARGET.versions.json.
+compare_all() {
+	local target="$1" ref c prev=""
+
+	ref=$(reference)
+	set --
+	for c in $compilers; do
+		[ "$c" != "$ref" ] || continue
+		compare "$target" "$ref" "$c" ref
+		set -- "$@" "$cells/$target.$ref.$c.kabi.json"
+	done
+	if [ $# -gt 0 ]; then
+		jq 'del(.old, .new)' "$1" >"$cells/$target.kabi.json"
+		jq -s '.' "$@" >"$cells/$target.vs-ref.json"
+	else
+		echo '[]' >"$cells/$target.vs-ref.json"
+	fi
+	set --
+	if [ "$(echo "$compilers" | wc -w)" -gt 2 ]; then
+		for c in $(clang_versions); do
+			if [ -n "$prev" ]; then
+				compare "$target" "$prev" "$c" version
+				set -- "$@" "$cells/$target.$prev.$c.kabi.json"
+			fi
+			prev="$c"
+		done
+	fi
+	if [ $# -gt 0 ]; then
+		jq -s '.' "$@" >"$cells/$target.versions.json"
+	else
+		echo '[]' >"$cells/$target.versions.json"
 	fi
 }
 
@@ -331,16 +409,23 @@ assemble() {
 			kabi_file="$cells/$target.nokabi.json"
 		fi
 		jq -s --arg target "$target" --slurpfile kabi "$kabi_file" \
-			-f "$TOPDIR/scripts/lib/parity-target.jq" "$@" >"$cells/$target.target.json"
+			-f "$TOPDIR/scripts/lib/parity-target.jq" "$@" |
+			jq --slurpfile vr "$cells/$target.vs-ref.json" \
+				--slurpfile vv "$cells/$target.versions.json" \
+				'. + {kabi_vs_ref: $vr[0], kabi_versions: $vv[0]}' >"$cells/$target.target.json"
 		target_tests "$target"
 	done
+	# after the targets: comparing their tests may add failures
 	jq -n --arg kernel "$kernel" --arg build "$build" \
 		--arg targets "$targets" --arg compilers "$compilers" \
-		--arg failures "$failures" --arg cells "$cells" '
+		--arg failures "$failures" --arg findings "$findings" \
+		--arg reference "$(reference)" --arg cells "$cells" '
 		{version: 1, kernel: $kernel, builddir: $build,
 		 compilers: ($compilers | split(" ")),
+		 reference: $reference,
 		 targets: ($targets | split(" ")),
-		 failures: ($failures | split("\n") | map(select(. != "")))}' >"$cells/head.json"
+		 failures: ($failures | split("\n") | map(select(. != ""))),
+		 findings: ($findings | split("\n") | map(select(. != "")))}' >"$cells/head.json"
 	set --
 	for target in $targets; do
 		set -- "$@" "$cells/$target.target.json"
@@ -381,14 +466,9 @@ check_lists() {
 	for t in $targets; do
 		"$TOPDIR/scripts/target.sh" -p "$PROG" "$t" >/dev/null || exit 2
 	done
-	for c in $compilers; do
-		case " $KNOWN_COMPILERS " in
-		*" $c "*) ;;
-		*) die "unknown compiler '$c' (known: $KNOWN_COMPILERS)" ;;
-		esac
-	done
+	compilers=$(compiler_words "$compilers")
 	[ -n "$targets" ] || die "no targets (known: $(known_targets))"
-	[ -n "$compilers" ] || die "no compilers (known: $KNOWN_COMPILERS)"
+	[ -n "$compilers" ] || die "no compilers (known: $(known_compilers))"
 	case " $KNOWN_TESTS " in
 	*" $tests "*) ;;
 	*) die "unknown TESTS '$tests' (known: $KNOWN_TESTS)" ;;
@@ -416,7 +496,7 @@ main() {
 	while getopts c:hk:o:t:T: opt; do
 		case "$opt" in
 		k) tests="$OPTARG" ;;
-		c) compilers=$(words "$OPTARG") ;;
+		c) compilers="$OPTARG" ;;
 		o) build="$OPTARG" ;;
 		t) targets=$(words "$OPTARG") ;;
 		T) limit="$OPTARG" ;;
@@ -427,7 +507,7 @@ main() {
 	shift $((OPTIND - 1))
 	[ "$#" -eq 0 ] || { usage >&2; exit 2; }
 	[ -n "$targets" ] || targets=$(known_targets)
-	[ -n "$compilers" ] || compilers="$KNOWN_COMPILERS"
+	[ -n "$compilers" ] || compilers="gcc clang"
 	check_lists
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" jq timeout flock || exit 2
 	[ -x "$build/kabi" ] || die "no '$build/kabi': run 'make' first"
@@ -448,6 +528,7 @@ main() {
 	rm -rf "$cells"
 	mkdir -p "$cells"
 	failures=""
+	findings=""
 
 	for target in $targets; do
 		initrd_ok=0
@@ -457,9 +538,7 @@ main() {
 		for compiler in $compilers; do
 			build_cell "$target" "$compiler"
 		done
-		if has_compiler gcc && has_compiler clang; then
-			compare "$target"
-		fi
+		compare_all "$target"
 	done
 
 	# The report is written whole, or not at all: seconds of jq, which a

@@ -39,8 +39,9 @@ usage() {
 usage: $PROG [-o BUILDDIR] [-t TARGET] [-c COMPILERS] [-j N] [-p PATCHDIR] [-k]
        [-m 'KBUILD-TARGETS']
 Build each prefix of PATCHDIR/series (default: patches/) for TARGET
-(default: x86_64) with each of COMPILERS (default: "gcc clang"; clang-N
-for LLVM=-N, clang for the caller's LLVM, default 1), with CONFIG_WERROR=y,
+(default: x86_64) with each of COMPILERS (default: "gcc clang"; names of
+scripts/targets/compilers.list separated by spaces or commas, or all;
+clang follows the caller's LLVM, default 1), with CONFIG_WERROR=y,
 one line per prefix, in BUILDDIR/series/bisect/TARGET-COMPILER/ (named as
 kernel-build.sh names its build directories).
   -o BUILDDIR  where build products go (default: build)
@@ -71,9 +72,12 @@ compiler_env() {
 
 	cc=$(compiler_cc)
 	if [ -z "$cc_llvm" ]; then
-		env -u LLVM CROSS_COMPILE="$cc_cross" ARCH="$t_arch" CC="$cc" "$@"
+		env -u LLVM -u LLVM_IAS CROSS_COMPILE="$cc_cross" ARCH="$t_arch" CC="$cc" "$@"
+	elif [ -n "$cc_ias" ]; then
+		env CROSS_COMPILE="$cc_cross" LLVM="$cc_llvm" LLVM_IAS="$cc_ias" \
+			ARCH="$t_arch" CC="$cc" "$@"
 	else
-		env -u CROSS_COMPILE LLVM="$cc_llvm" ARCH="$t_arch" CC="$cc" "$@"
+		env -u CROSS_COMPILE -u LLVM_IAS LLVM="$cc_llvm" ARCH="$t_arch" CC="$cc" "$@"
 	fi
 }
 
@@ -135,15 +139,13 @@ build() {
 	local srcdir="$1" objdir="$2" log="$3"
 
 	set -- make -C "$srcdir" O="$objdir" -j "$jobs" ARCH="$t_arch" CC="$(compiler_cc)"
-	if [ -n "$cc_llvm" ]; then
-		set -- "$@" LLVM="$cc_llvm"
-	else
-		[ -z "$cc_cross" ] || set -- "$@" CROSS_COMPILE="$cc_cross"
-	fi
+	[ -z "$cc_llvm" ] || set -- "$@" LLVM="$cc_llvm"
+	[ -z "$cc_ias" ] || set -- "$@" LLVM_IAS="$cc_ias"
+	[ -z "$cc_cross" ] || set -- "$@" CROSS_COMPILE="$cc_cross"
 	[ "${V:-0}" != 1 ] || set -- "$@" V=1
 	# shellcheck disable=SC2086 # one word per Kbuild target
 	set -- "$@" $kbuild_targets
-	env -u CROSS_COMPILE -u LLVM nice -n "${BISECT_NICE:-10}" "$@" >"$log" 2>&1
+	env -u CROSS_COMPILE -u LLVM -u LLVM_IAS nice -n "${BISECT_NICE:-10}" "$@" >"$log" 2>&1
 }
 
 # compiled LOG: how many C and assembler files make compiled in LOG. Kbuild
@@ -175,6 +177,7 @@ main() {
 	shift $((OPTIND - 1))
 	[ $# -eq 0 ] || { usage >&2; exit 2; }
 	is_positive "$jobs" || die "-j needs a positive number, not '$jobs'"
+	compilers=$(compiler_words "$compilers")
 	[ -f "$patchdir/series" ] || die "cannot read '$patchdir/series'"
 	patchdir=$(cd "$patchdir" && pwd)
 	load_target "$target"

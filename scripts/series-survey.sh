@@ -13,7 +13,7 @@
 #   PHASE.log     make's output
 #   PHASE.diag    one line per distinct diagnostic (warnings.sh -l), then
 #                 the compiler driver's own ('clang-19: warning: ...'),
-#                 which name no file: KIND, FLAG, (driver), 0, TEXT
+#                 which name no file: KIND, compiler, FLAG, (driver), 0, TEXT
 #   PHASE.status  "exit N seconds S warnings W errors E"
 # A build is incremental: the "after" phase recompiles what the series
 # changed (for Clang everything, as the series changes Clang's flags).
@@ -34,9 +34,11 @@ DEFAULT_BUILDS=$(awk '!/^[ \t]*(#|$)/ { printf "%s%s", sep, $1; sep = " " }' \
 
 usage() {
 	cat <<USAGE
-usage: $PROG [-o BUILDDIR] [-p before|after] [-j N] [-s] [CONFIG-COMPILER...]
+usage: $PROG [-o BUILDDIR] [-p before|after] [-j N] [-s] [-c COMPILERS]
+       [CONFIG-COMPILER...]
 Build each CONFIG (a defconfig a target lists in DEFCONFIGS) with COMPILER
-(gcc, clang-N for LLVM=-N, or clang for the caller's LLVM, default 1) with
+(a name of scripts/targets/compilers.list; clang follows the caller's LLVM,
+default 1) with
 CONFIG_WERROR=y and 'make -k', one build at a time, under nice -n
 \$SURVEY_NICE (default 15), in BUILDDIR/survey/CONFIG-SUFFIX/ (SUFFIX as
 kernel-build.sh names builds). Default builds (scripts/targets/survey.list):
@@ -45,6 +47,9 @@ kernel-build.sh names builds). Default builds (scripts/targets/survey.list):
   -p PHASE     before: the tree without the series (default); after: with it
   -j N         make jobs (default: 2)
   -s           build nothing: summarise the logs there are again
+  -c COMPILERS build every CONFIG of the builds named (or of the default
+               ones) with each of COMPILERS instead (names separated by
+               spaces or commas, or all)
 USAGE
 }
 
@@ -65,17 +70,36 @@ config_target() {
 # select COMPILER; set config, and dir to the build's directory name,
 # CONFIG-SUFFIX.
 select_build() {
-	local compiler target
+	local compiler="" target c
 
-	config="${1%-*}"
-	compiler="${1##*-}"
-	case "$compiler" in
-	[0-9]*) compiler="${1#"${config%-*}"-}"; config="${config%-*}" ;;
-	esac
+	# the longest compiler name NAME ends in: clang-gas, not gas
+	for c in $(known_compilers); do
+		case "$1" in
+		*-"$c") [ "${#c}" -le "${#compiler}" ] || compiler="$c" ;;
+		esac
+	done
+	[ -n "$compiler" ] || die "no compiler in '$1' (known: $(known_compilers))"
+	config="${1%-"$compiler"}"
 	target=$(config_target "$config") || die "unknown config '$config' in '$1'"
 	load_target "$target"
 	compiler_select "$compiler"
 	dir="$config-$cc_suffix"
+}
+
+# crossed COMPILERS NAME...: the CONFIG of each NAME (CONFIG-COMPILER),
+# once each, with each of COMPILERS: CONFIG-COMPILER names, on one line.
+crossed() {
+	local compilers="$1" name c seen=" "
+
+	shift
+	for name in "$@"; do
+		select_build "$name"
+		case "$seen" in *" $config "*) continue ;; esac
+		seen="$seen$config "
+		for c in $compilers; do
+			printf '%s-%s\n' "$config" "$c"
+		done
+	done | paste -s -d ' ' -
 }
 
 # prepare_tree SRCDIR PHASE: pop or push the series to match PHASE.
@@ -173,9 +197,11 @@ resummarise() {
 
 main() {
 	local builddir=build phase=before jobs=2 srcdir opt name failed=0 only=0
+	local compilers="" builds
 
-	while getopts hj:o:p:s opt; do
+	while getopts c:hj:o:p:s opt; do
 		case "$opt" in
+		c) compilers="$OPTARG" ;;
 		s) only=1 ;;
 		j) jobs="$OPTARG" ;;
 		o) builddir="$OPTARG" ;;
@@ -192,6 +218,12 @@ main() {
 	is_positive "$jobs" || die "-j needs a positive number, not '$jobs'"
 	# shellcheck disable=SC2086 # a list of words
 	[ $# -gt 0 ] || set -- $DEFAULT_BUILDS
+	if [ -n "$compilers" ]; then
+		compilers=$(compiler_words "$compilers")
+		builds=$(crossed "$compilers" "$@")
+		# shellcheck disable=SC2086 # a list of words
+		set -- $builds
+	fi
 
 	if [ "$only" = 1 ]; then
 		for name in "$@"; do

@@ -1,13 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# warnings.sh - the compiler and linker diagnostics in a kernel build log,
-# counted by -W flag and by file.
+# warnings.sh - the diagnostics in a kernel build log, counted by the tool
+# that printed them (compiler, linker, objtool, modpost, kconfig), by -W
+# flag and by file.
 #
 # GCC and Clang both print "FILE:LINE:COL: warning: TEXT [FLAG]"; GCC writes
 # an error from -Werror as [-Werror=FOO], Clang as [-Werror,-WFOO], and both
 # count here as an error of -WFOO. Linker diagnostics ("ld: warning: ...",
-# "ld.lld: error: ...") count under the file "(link)". A diagnostic without
+# "ld.lld: error: ...") count under the file "(link)"; objtool's
+# ("FILE.o: warning: objtool: ..."), modpost's ("WARNING: modpost: ...")
+# and Kconfig's (".config:12:warning: override: ...") under their own tool
+# (scripts/lib/warnings-list.awk has every form). A diagnostic without
 # a flag counts under "(none)". A header's diagnostic repeats in every unit
 # that includes it; it counts once per distinct file, line, column, kind,
 # flag and text. Paths below SRCDIR are made relative to it.
@@ -21,17 +25,19 @@ PROG=warnings.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/lib/common.sh
 . "$TOPDIR/scripts/lib/common.sh"
+TOOLS="compiler linker objtool modpost kconfig"
 
 usage() {
 	cat <<USAGE
 usage: $PROG [-l | -j] [-s SRCDIR] LOG...
 Count the warnings and errors in kernel build LOGs.
-  (default)  'warnings N', 'errors N', then 'flag FLAG N' and 'file FILE N'
-             lines, most frequent first, then by name
+  (default)  'warnings N', 'errors N', then 'tool TOOL N', 'flag FLAG N'
+             and 'file FILE N' lines, most frequent first, then by name
   -l         one line per distinct diagnostic:
-             KIND<tab>FLAG<tab>FILE<tab>LINE<tab>TEXT
-  -j         the counts as JSON:
-             {"warnings":N,"errors":N,"by_flag":{...},"by_file":{...}}
+             KIND<tab>TOOL<tab>FLAG<tab>FILE<tab>LINE<tab>TEXT
+  -j         the counts as JSON: {"warnings":N,"errors":N,"by_tool":
+             {TOOL:{"warnings":N,"errors":N},...},"by_flag":{...},
+             "by_file":{...}}, with every TOOL of: $TOOLS
   -s SRCDIR  print paths below SRCDIR relative to it
 USAGE
 }
@@ -42,7 +48,7 @@ diagnostics() {
 
 	shift
 	awk -v src="$srcdir" -f "$TOPDIR/scripts/lib/warnings-list.awk" "$@" |
-		LC_ALL=C sort -t "$(printf '\t')" -k3,3 -k4,4V -k1,2 -k5 -u
+		LC_ALL=C sort -t "$(printf '\t')" -k4,4 -k5,5V -k1,3 -k6 -u
 }
 
 # summary: the default report from the -l listing on stdin.
@@ -79,13 +85,8 @@ main() {
 		;;
 	json)
 		"$(dirname "$0")/need-tool.sh" -p "$PROG" jq || exit 2
-		diagnostics "$srcdir" "$@" | jq -R -s -c '
-			[split("\n")[] | select(. != "") | split("\t")
-			 | {kind: .[0], flag: .[1], file: .[2]}] as $d
-			| def counts(f): reduce ($d[] | f) as $k ({}; .[$k] += 1);
-			{warnings: ([$d[] | select(.kind == "warning")] | length),
-			 errors: ([$d[] | select(.kind == "error")] | length),
-			 by_flag: counts(.flag), by_file: counts(.file)}'
+		diagnostics "$srcdir" "$@" |
+			jq -R -s -c --arg tools "$TOOLS" -f "$TOPDIR/scripts/lib/warnings-json.jq"
 		;;
 	esac
 }

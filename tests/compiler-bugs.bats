@@ -42,7 +42,9 @@ fixture() {
 	KABI=$KABI run -0 --separate-stderr scripts/compiler-bugs.sh -o "$T" -c gcc-12 -c clang-14 -c clang-19
 	assert_line "compiler-bugs: $nresults results from $ncases cases and 9 compilers: $nresults expected, 0 CHANGED, 0 malformed"
 	expect_file "$BATS_TEST_DIRNAME/fixtures/compiler-bugs/matrix.expected"
-	assert_equal "$(cat "$T/compiler-bugs/matrix.txt")" "$output"
+	assert_equal "$(cat "$T/compiler-bugs/matrix.txt"
+		printf '\nhistory: the first version measured with each outcome\n'
+		cat "$T/compiler-bugs/history.txt")" "$output"
 
 	local q='.compilers[] | "\(.target) \(.name) \(.command)"'
 	run -0 jq -r "$q" "$T/compiler-bugs/matrix.json"
@@ -65,6 +67,16 @@ OUT
 	assert_output "{\"cases\":$ncases,\"compilers\":9,\"results\":$nresults,\"expected\":$nresults,\"changed\":0,\"malformed\":0}"
 }
 
+@test "compiler-bugs: every installed compiler gives the recorded result, and the history says when each changed" {
+	[ -x "$KABI" ] || fail "no '$KABI' for the layout cases: run 'make'"
+	KABI=$KABI run -0 --separate-stderr scripts/compiler-bugs.sh -o "$T"
+	assert_line --regexp '^compiler-bugs: [0-9]+ results from [0-9]+ cases and [0-9]+ compilers: [0-9]+ expected, 0 CHANGED, 0 malformed$'
+	# each history line: case, family, targets, then VERSION OUTCOME -> ...
+	run -0 awk -F '  +' 'NF < 4 || $2 !~ /^(gcc|clang)$/ || $4 !~ /^[0-9][0-9.]* / { print "bad: " $0 }' \
+		"$T/compiler-bugs/history.txt"
+	assert_output ""
+}
+
 @test "compiler-bugs: every kind of outcome, as recorded" {
 	run -0 --separate-stderr fixture outcomes
 	assert_output - <<OUT
@@ -83,7 +95,8 @@ OUT
 	# (bats reads stderr with read -d '', which drops the first line's indent)
 	assert_equal "${stderr_lines[0]}" "CASES   x86_64 $GCC"
 	assert_equal "${stderr_lines[1]}" "  MATRIX  $T/compiler-bugs/matrix.txt"
-	assert_equal "${#stderr_lines[@]}" 2
+	assert_equal "${stderr_lines[2]}" "  HISTORY $T/compiler-bugs/history.txt"
+	assert_equal "${#stderr_lines[@]}" 3
 }
 
 @test "compiler-bugs: --json prints matrix.json, one object per result" {
@@ -167,7 +180,7 @@ OUT
 	assert_equal "${stderr_lines[0]}" "compiler-bugs.sh: $m/bad-family.c:8: a selector starts with a compiler family (gcc, clang or *), not 'icc'"
 	assert_equal "${stderr_lines[15]}" "compiler-bugs.sh: $m/unterminated-pattern.c:8: a pattern is written /ERE/, not '/no closing slash'"
 	assert_equal "${stderr_lines[16]}" "  CASES   x86_64 $GCC"
-	assert_equal "${#stderr_lines[@]}" 18
+	assert_equal "${#stderr_lines[@]}" 19
 	local q='.malformed[] | select(.file | endswith("/duplicate-tag.c"))'
 	run -0 jq -c "$q" "$T/compiler-bugs/matrix.json"
 	assert_output "{\"file\":\"$m/duplicate-tag.c\",\"line\":8,\"message\":\"second 'check-command' (first at line 7)\"}"

@@ -163,11 +163,11 @@ expected() {
 
 @test "driver-diagnostics.awk: the driver's own diagnostics, once each" {
 	run -0 awk -f "$L/driver-diagnostics.awk" "$FIX/driver.log"
-	assert_output "$(printf '%s\t%s\t%s\t%s\t%s\n' \
-		warning -Wunused-command-line-argument '(driver)' 0 "argument unused during compilation: '-march=armv7-a'" \
-		error -Wunused-command-line-argument '(driver)' 0 "argument unused during compilation: '-mthumb'" \
-		error '(none)' '(driver)' 0 "unrecognized command-line option '-mfoo'" \
-		warning '(none)' '(driver)' 0 "no flag here")"
+	assert_output "$(printf '%s\t%s\t%s\t%s\t%s\t%s\n' \
+		warning compiler -Wunused-command-line-argument '(driver)' 0 "argument unused during compilation: '-march=armv7-a'" \
+		error compiler -Wunused-command-line-argument '(driver)' 0 "argument unused during compilation: '-mthumb'" \
+		error compiler '(none)' '(driver)' 0 "unrecognized command-line option '-mfoo'" \
+		warning compiler '(none)' '(driver)' 0 "no flag here")"
 }
 
 @test "kconfig-lines.awk: blank, comment and assignment lines pass" {
@@ -185,18 +185,39 @@ expected() {
 		"k: $T/frag:4: not a Kconfig assignment: 'CONFIG_C='")"
 }
 
-@test "warnings-summary.awk: one count per kind, flag and file" {
-	printf '%s\t%s\t%s\t%s\t%s\n' \
-		warning -Wunused a.c 1 x warning -Wunused b.c 2 y error '(none)' a.c 3 z >"$T/list"
+@test "warnings-summary.awk: one count per kind, tool, flag and file" {
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' \
+		warning compiler -Wunused a.c 1 x warning compiler -Wunused b.c 2 y \
+		error objtool '(none)' a.c 3 z >"$T/list"
 	awk -F "$TAB" -f "$L/warnings-summary.awk" "$T/list" >"$T/counts"
 	run -0 sort "$T/counts"
 	assert_output "$(printf '%s\t%s\t%s\t%s\n' \
 		0 0 '' 'warnings 2' 1 0 '' 'errors 1' \
-		2 1 '(none)' 'flag (none) 1' 2 2 -Wunused 'flag -Wunused 2' \
-		3 1 b.c 'file b.c 1' 3 2 a.c 'file a.c 2')"
+		2 1 objtool 'tool objtool 1' 2 2 compiler 'tool compiler 2' \
+		3 1 '(none)' 'flag (none) 1' 3 2 -Wunused 'flag -Wunused 2' \
+		4 1 b.c 'file b.c 1' 4 2 a.c 'file a.c 2')"
 }
 
 @test "json-str.awk: its input less the last character, as a JSON string" {
 	run -0 awk -f "$L/json-str.awk" <<<"$(printf 'a"b\\c\td\001\ne.')"
 	assert_output '"a\"b\\c\td\u0001\ne"'
+}
+
+@test "compiler-bugs-history.awk: the first version of each outcome, targets alike merged" {
+	printf '%s\t%s\t%s\t%s\t%s\n' \
+		a clang arm 13.0.1 reject a clang arm 14.0.6 reject a clang arm 19.1.7 accept \
+		a clang x86_64 13.0.1 reject a clang x86_64 19.1.7 accept \
+		a gcc x86_64 11.3.0 accept a gcc x86_64 12.2.0 accept \
+		b clang arm 13.0.1 reject b clang arm 15.0.6 reject \
+		b clang x86_64 13.0.1 reject b clang x86_64 15.0.6 'wrong-code 1' >"$T/sorted"
+	run -0 awk -F "$TAB" -v tsv=1 -f "$L/compiler-bugs-history.awk" "$T/sorted"
+	assert_output "$(printf '%s\t%s\t%s\t%s\n' \
+		a clang all '13.0.1 reject -> 19.1.7 accept' \
+		b clang arm '13.0.1 reject' \
+		b clang x86_64 '13.0.1 reject -> 15.0.6 wrong-code 1')"
+	run -0 awk -F "$TAB" -f "$L/compiler-bugs-history.awk" "$T/sorted"
+	assert_output "$(printf '%s\n' \
+		'a  clang  all     13.0.1 reject -> 19.1.7 accept' \
+		'b  clang  arm     13.0.1 reject' \
+		'b  clang  x86_64  13.0.1 reject -> 15.0.6 wrong-code 1')"
 }

@@ -120,9 +120,40 @@ fake_llvm() {
 }
 
 @test "compiler_select: an unknown compiler exits 2 with the known ones" {
-	for c in icc clang-x clang-19a gcc-12; do
+	local known="gcc gcc-11 gcc-12 clang clang-13 clang-14 clang-15 clang-16 clang-19 clang-22 clang-gas"
+	for c in icc clang-x clang-19a gcc-9 clang-17 all; do
 		run -2 --separate-stderr in_sh "compiler_select $c; echo after"
 		assert_output ""
-		assert_equal "$stderr" "lib-test: unknown compiler '$c' (known: gcc clang clang-N)"
+		assert_equal "$stderr" "lib-test: unknown compiler '$c' (known: $known)"
 	done
+}
+
+@test "compiler_select: gcc-N runs the target's gcc-N, named gcc-N" {
+	run -0 in_sh "load_target arm-vexpress; compiler_select gcc-11; $SELECTED; echo ias=\$cc_ias"
+	assert_output "$(printf '%s\n' cc=arm-linux-gnueabi-gcc-11 ld=arm-linux-gnueabi-ld \
+		cross=arm-linux-gnueabi- llvm= suffix=gcc-11 ias=)"
+	run -0 in_sh "load_target x86_64; compiler_select gcc-12; $SELECTED"
+	assert_output "$(printf '%s\n' cc=gcc-12 ld=ld cross= llvm= suffix=gcc-12)"
+}
+
+@test "compiler_select: clang-gas is LLVM=1 with GNU as through the cross prefix" {
+	run -0 in_sh "unset LLVM; load_target arm-vexpress; compiler_select clang-gas; $SELECTED; echo ias=\$cc_ias"
+	assert_output "$(printf '%s\n' cc=clang ld=ld.lld cross=arm-linux-gnueabi- llvm=1 \
+		suffix=clang-gas ias=0)"
+}
+
+@test "compiler_words: all is the version matrix, commas and repeats are fine" {
+	run -0 in_sh 'compiler_words "gcc,clang all gcc-11"'
+	assert_output "gcc clang gcc-11 gcc-12 clang-13 clang-14 clang-15 clang-16 clang-19 clang-22"
+	run -2 --separate-stderr in_sh 'compiler_words "gcc icc"; echo after'
+	assert_equal "$stderr" "lib-test: unknown compiler 'icc' (known: gcc gcc-11 gcc-12 clang clang-13 clang-14 clang-15 clang-16 clang-19 clang-22 clang-gas all)"
+}
+
+@test "compiler_packages: cross packages only for a cross target" {
+	run -0 in_sh 'compiler_packages gcc-11 arm-linux-gnueabi-'
+	assert_output "$(printf '%s\n' gcc-11 gcc-11-arm-linux-gnueabi)"
+	run -0 in_sh 'compiler_packages gcc-11 ""'
+	assert_output "gcc-11"
+	run -0 in_sh 'compiler_packages clang-22 aarch64-linux-gnu-'
+	assert_output "$(printf '%s\n' clang-22 lld-22 llvm-22)"
 }

@@ -70,3 +70,11 @@ files_under() {
 	run -0 groff -man -ww -z "$TOP/Documentation/kabi.1"
 	assert_output ""
 }
+
+@test "make: probes is compiler-bugs, COMPILERS= becomes one -c each" {
+	run -0 make -C "$TOP" --no-print-directory -n O=build probes COMPILERS="gcc-11,clang-22"
+	assert_line "scripts/compiler-bugs.sh -o build -c 'gcc-11' -c 'clang-22'"
+	assert_line "COMPILERS='gcc-11,clang-22' scripts/deps.sh build check compilers"
+	run -0 make -C "$TOP" --no-print-directory -n O=build probes COMPILERS=all
+	assert_line "scripts/compiler-bugs.sh -o build "
+}

@@ -24,7 +24,7 @@ setup() {
 
 @test "parity: an unknown compiler lists the known ones" {
 	run -2 --separate-stderr "$TOP/scripts/parity.sh" -o "$BUILD" -c gcc,icc
-	assert_equal "$stderr" "parity.sh: unknown compiler 'icc' (known: gcc clang)"
+	assert_equal "$stderr" "parity.sh: unknown compiler 'icc' (known: gcc gcc-11 gcc-12 clang clang-13 clang-14 clang-15 clang-16 clang-19 clang-22 clang-gas all)"
 }
 
 @test "parity: an unknown option is a usage error" {
@@ -60,6 +60,17 @@ setup() {
 	local q3='.matrix[0] | [(.cells[] | [.name, .build.status, .boot.status]), .kabi.status, .kabi.reason]'
 	run -0 jq -c "$q3" "$R"
 	assert_output '[["x86_64/gcc","pass","pass"],["x86_64/clang-99","fail","skipped"],"skipped","a build failed"]'
+}
+
+@test "parity: x86_64 with clang-22, against gcc, the reference" {
+	run -0 --separate-stderr "$TOP/scripts/parity.sh" -o "$BUILD" -t x86_64 -c gcc,clang-22
+	assert_output "parity: PASS 1 targets x 2 compilers built and booted, no incompatible layout difference; report in $BUILD/report/report.html"
+	local q='[.reference, .findings, (.matrix[0].cells[] | [.name, .build.status, .boot.status, .warnings.warnings, .warnings.errors]),
+		(.matrix[0].kabi_vs_ref[] | [.old, .new, .status, .summary.incompatible]), .matrix[0].kabi_versions]'
+	run -0 jq -c "$q" "$R"
+	assert_output '["gcc",[],["x86_64/gcc","pass","pass",0,0],["x86_64/clang-22","pass","pass",0,0],["gcc","clang-22","pass",0],[]]'
+	run -0 grep -c '^| x86_64 | clang-22 | pass ' "$BUILD/report/report.md"
+	assert_output "1"
 }
 
 @test "parity: every target builds and boots with gcc and clang, layouts compatible" {

@@ -42,6 +42,76 @@ setup() {
 		'<tr class="hole"><td>4</td><td>4</td>' '<tr class="hole"><td>4</td><td>4</td>')"
 }
 
+@test "report: warnings of objtool and Kconfig are counted beside the compiler's" {
+	jq '.matrix[0].cells[1].warnings = {warnings: 2, errors: 0,
+		by_tool: {compiler: {warnings: 0, errors: 0}, linker: {warnings: 0, errors: 0},
+			  objtool: {warnings: 1, errors: 0}, modpost: {warnings: 0, errors: 0},
+			  kconfig: {warnings: 1, errors: 0}},
+		by_flag: {"(none)": 2}, by_file: {".config": 1, "lib/vsprintf.o": 1}}' \
+		"$F/report.json" >"$T/in.json"
+	run -0 "$TOP/scripts/report.sh" "$T/in.json" "$T"
+	run -0 grep -o '| 2 warnings, 0 errors (objtool 1, kconfig 1) |' "$T/report.md"
+	assert_output '| 2 warnings, 0 errors (objtool 1, kconfig 1) |'
+	run -0 grep -o '<b>errors</b> [0-9]* ([a-z 0-9,]*)</div>' "$T/report.html"
+	assert_output '<b>errors</b> 0 (objtool 1, kconfig 1)</div>'
+}
+
+# matrix_json: the recorded run as a run of gcc, clang-19 and clang-22
+# would report it: clang-22 with an objtool warning and the same layouts
+# as clang-19 but one type.
+matrix_json() {
+	jq '.compilers = ["gcc", "clang-19", "clang-22"] | .reference = "gcc"
+		| .findings = ["x86_64 clang-19 -> clang-22: 1 types changed, 0 incompatibly"]
+		| .matrix[0] |= (.cells[1].compiler = "clang-19"
+			| .cells += [.cells[1] | .compiler = "clang-22" | .name = "x86_64/clang-22"
+				| .compiler_version = "Debian clang version 22.1.8"
+				| .warnings = {warnings: 1, errors: 0, by_tool: {objtool: {warnings: 1, errors: 0}}}]
+			| .kabi_vs_ref = [.kabi + {old: "gcc", new: "clang-19"},
+				{old: "gcc", new: "clang-22", status: "pass", reason: null,
+				 summary: {changed: 5, incompatible: 0, only_old: 115, only_new: 0}}]
+			| .kabi_versions = [{old: "clang-19", new: "clang-22", status: "pass", reason: null,
+				summary: {changed: 1, incompatible: 0, only_old: 0, only_new: 0}}])' \
+		"$F/report.json"
+}
+
+@test "report: more than two compilers add the compiler matrix and Clang across versions" {
+	matrix_json >"$T/in.json"
+	run -0 "$TOP/scripts/report.sh" "$T/in.json" "$T"
+	run -0 sed -n '/^## Compiler matrix/,/^## x86_64/p' "$T/report.md"
+	assert_output "$(cat <<'EOF2'
+## Compiler matrix (reference: gcc)
+
+| target | compiler | version | build | boot | compiler warnings | linker warnings | objtool warnings | modpost warnings | kconfig warnings | kabi vs gcc |
+|---|---|---|---|---|---|---|---|---|---|---|
+| x86_64 | gcc | gcc (Debian 12.2.0-14+deb12u1) 12.2.0 | pass 2s | FAIL: hang: no verdict from the guest before the time limit | 0 | 0 | 0 | 0 | 0 | reference |
+| x86_64 | clang-19 | Debian clang version 14.0.6 | pass 2s | FAIL: hang: no verdict from the guest before the time limit | 0 | 0 | 0 | 0 | 0 | 4 changed, 2 incompatible, 115 only gcc, 0 only clang-19 (FAIL) |
+| x86_64 | clang-22 | Debian clang version 22.1.8 | pass 2s | FAIL: hang: no verdict from the guest before the time limit | 0 | 0 | 1 | 0 | 0 | 5 changed, 0 incompatible, 115 only gcc, 0 only clang-22 |
+
+## Clang across versions
+
+Each Clang's layouts against the next version's; any change is a finding.
+
+| target | from | to | layouts |
+|---|---|---|---|
+| x86_64 | clang-19 | clang-22 | 1 changed, 0 incompatible, 0 only clang-19, 0 only clang-22 |
+
+Findings:
+
+- x86_64 clang-19 -> clang-22: 1 types changed, 0 incompatibly
+
+## x86_64
+EOF2
+)"
+	run -0 grep -o '<td>clang-22</td><td>[^<]*</td><td>[^<]*</td><td>[^<]*</td><td>0</td><td>0</td><td>1</td><td>0</td><td>0</td><td>5 changed[^<]*</td>' "$T/report.html"
+	assert_output '<td>clang-22</td><td>Debian clang version 22.1.8</td><td>pass 2s</td><td>FAIL: hang: no verdict from the guest before the time limit</td><td>0</td><td>0</td><td>1</td><td>0</td><td>0</td><td>5 changed, 0 incompatible, 115 only gcc, 0 only clang-22</td>'
+}
+
+@test "report: two compilers have no compiler matrix" {
+	run -0 "$TOP/scripts/report.sh" "$F/report.json" "$T"
+	run -1 grep -c 'Compiler matrix' "$T/report.md" "$T/report.html"
+	assert_output "$(printf '%s\n' "$T/report.md:0" "$T/report.html:0")"
+}
+
 @test "report: console lines are escaped in the html" {
 	jq '.matrix[0].cells[0].boot.last_lines = ["<script>alert(1)</script> & more"]' \
 		"$F/report.json" >"$T/in.json"

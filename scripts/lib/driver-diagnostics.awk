@@ -3,7 +3,7 @@
 # driver-diagnostics.awk - the distinct diagnostics of the compiler driver
 # itself ('clang-19: error: argument unused during compilation: ...'),
 # which carry no file name, in the format of warnings.sh -l:
-# KIND, FLAG, (driver), 0, TEXT, tab-separated.
+# KIND, compiler, FLAG, (driver), 0, TEXT, tab-separated.
 #
 # Usage: awk -f driver-diagnostics.awk LOG
 
@@ -18,6 +18,6 @@
 	text = $0
 	sub(/^[^:]*: (warning|error): /, "", text)
 	sub(/ \[-W[^]]*\]$/, "", text)
-	line = kind "\t" flag "\t(driver)\t0\t" text
+	line = kind "\tcompiler\t" flag "\t(driver)\t0\t" text
 	if (!(line in seen)) { seen[line] = 1; print line }
 }

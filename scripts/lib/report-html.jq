@@ -5,13 +5,14 @@
 # Usage: jq -r -L scripts/lib -f report-html.jq report.json
 
 include "report";
+include "report-matrix";
 include "report-tests";
 
 def cls: if . == "pass" then "pass" elif . == "fail" then "fail" else "skip" end;
 def cellbox($t): "<td class=\"\(if .build.status == "pass" and .boot.status == "pass" then "pass" else "fail" end)\">"
 	+ "<div><b>build</b> \(build_text | @html)</div>"
 	+ "<div><b>boot</b> \(boot_text | @html)</div>"
-	+ "<div><b>warnings</b> \(.warnings.warnings) / <b>errors</b> \(.warnings.errors)</div>"
+	+ "<div><b>warnings</b> \(.warnings.warnings) / <b>errors</b> \(.warnings.errors)\(.warnings | by_tool_text | @html)</div>"
 	+ "<div class=\"repro\">build: <code>\(.build.reproduce | @html)</code></div>"
 	+ (if .boot.reproduce != null then "<div class=\"repro\">boot: <code>\(.boot.reproduce | @html)</code></div>" else "" end)
 	+ "</td>";
@@ -53,6 +54,7 @@ def layout_table($side; $rows):
 	+ (if .kabi != null then "<div class=\"repro\">kabi: <code>\(.kabi.reproduce | @html)</code></div>" else "" end)
 	+ "</td></tr>"),
 "</table>",
+matrix_html,
 tests_overview_html,
 (.matrix[] | . as $t |
 	"<h2>\(.name | @html)</h2>",

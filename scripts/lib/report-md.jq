@@ -5,6 +5,7 @@
 # Usage: jq -r -L scripts/lib -f report-md.jq report.json
 
 include "report";
+include "report-matrix";
 include "report-tests";
 
 "# kparity report: \(.kernel)",
@@ -19,6 +20,7 @@ include "report-tests";
 "",
 (if (.failures | length) > 0 then
 	("## Failures", "", (.failures[] | "- \(.)"), "") else empty end),
+matrix_md,
 tests_overview_md,
 (.matrix[] | . as $t |
 	"## \(.name)",

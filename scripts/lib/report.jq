@@ -14,7 +14,12 @@ def build_text: if .build.status != "pass" then "FAIL"
 def boot_text: if .boot.status == "pass" then "pass \(.boot.seconds | dur)"
 	elif .boot.status == "skipped" then "-"
 	else "FAIL: \(.boot.reason)" end;
-def warn_text: "\(.warnings.warnings) warnings, \(.warnings.errors) errors";
+def by_tool_text: [(.by_tool // {}) | to_entries[]
+	| select(.value.warnings + .value.errors > 0)
+	| "\(.key) \(.value.warnings + .value.errors)"]
+	| if length > 0 then " (" + join(", ") + ")" else "" end;
+def warn_text: "\(.warnings.warnings) warnings, \(.warnings.errors) errors"
+	+ (.warnings | by_tool_text);
 def kabi_text: if . == null then "-"
 	elif .status == "skipped" then "skipped: \(.reason)"
 	elif .summary == null then "FAIL: \(.reason)"

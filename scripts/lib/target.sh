@@ -4,9 +4,10 @@
 # after common.sh (it uses PROG, TOPDIR and die).
 #
 # A target is one data file, scripts/targets/NAME.target, checked by the
-# executable scripts/target.sh before it is sourced. A compiler is named
-# gcc, clang or clang-N; which clang "clang" means is the kernel's LLVM=
-# variable: 1 (default, clang), -N (clang-N) or DIR/ (DIR/clang).
+# executable scripts/target.sh before it is sourced. A compiler is a line
+# of scripts/targets/compilers.list (gcc, gcc-11, clang-19, clang-gas, ...);
+# which clang "clang" means is the kernel's LLVM= variable: 1 (default,
+# clang), -N (clang-N) or DIR/ (DIR/clang).
 
 # shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
 # shellcheck shell=sh
@@ -59,50 +60,113 @@ load_target() {
 	unset $TARGET_REQUIRED $TARGET_OPTIONAL
 }
 
+# The compilers kparity knows: one line each, NAME CC LLVM IAS ALL
+# PACKAGES... (the file documents the columns).
+COMPILERS_LIST="$TOPDIR/scripts/targets/compilers.list"
+
+# compiler_line NAME
+# Usage: line=$(compiler_line gcc-11)
+# Prints NAME's line of compilers.list, or nothing for an unknown NAME.
+compiler_line() {
+	awk -v n="$1" '!/^[ \t]*(#|$)/ && $1 == n { print; exit }' "$COMPILERS_LIST"
+}
+
+# known_compilers [all]
+# Usage: die "unknown compiler (known: $(known_compilers))"
+# Prints the names of compilers.list on one line, in its order; with
+# 'all', only those of COMPILERS=all.
+known_compilers() {
+	awk -v all="${1:-}" '!/^[ \t]*(#|$)/ && (all == "" || $5 == "y") {
+		printf "%s%s", sep, $1; sep = " " } END { print "" }' "$COMPILERS_LIST"
+}
+
+# compiler_words LIST
+# Usage: compilers=$(compiler_words "$COMPILERS")
+# Prints LIST (names separated by spaces or commas) on one line, 'all'
+# replaced by the compilers of COMPILERS=all, repeats dropped, order
+# kept. Dies on an unknown name.
+compiler_words() {
+	local c out=""
+
+	for c in $(printf '%s\n' "$1" | tr ',' ' '); do
+		[ "$c" != all ] || c=$(known_compilers all)
+		out="$out $c"
+	done
+	for c in $out; do
+		[ -n "$(compiler_line "$c")" ] ||
+			die "unknown compiler '$c' (known: $(known_compilers) all)"
+	done
+	printf '%s\n' "$out" | tr -s ' ' '\n' | awk 'NF && !seen[$0]++' | paste -s -d ' ' -
+}
+
+# compiler_packages NAME CROSS
+# Usage: pkgs=$(compiler_packages gcc-11 arm-linux-gnueabi-)
+# Prints the Debian packages NAME needs for a target whose cross prefix is
+# CROSS (empty for a native one), one a line. Dies on an unknown NAME.
+compiler_packages() {
+	local line
+
+	line=$(compiler_line "$1")
+	[ -n "$line" ] || die "unknown compiler '$1' (known: $(known_compilers))"
+	printf '%s\n' "$line" | awk -v t="${2%-}" '{
+		for (i = 6; i <= NF; i++) {
+			p = $i
+			if (p ~ /%t/) {
+				if (t == "")
+					continue
+				gsub(/%t/, t, p)
+			}
+			print p
+		} }'
+}
+
 # compiler_select COMPILER
 # Usage: load_target "$target"; compiler_select clang
-# Sets, for COMPILER (gcc, clang with the caller's LLVM, or clang-N):
-#   cc_bin     the compiler to run (arm-linux-gnueabi-gcc, clang-19, ...)
+# Sets, for COMPILER (a NAME of compilers.list; clang follows the
+# caller's LLVM):
+#   cc_bin     the compiler to run (arm-linux-gnueabi-gcc-11, clang-19, ...)
 #   ld_bin     its linker
-#   cc_cross   CROSS_COMPILE for make (gcc only: the target's prefix)
-#   cc_llvm    LLVM= for make (clang only: 1, -N or DIR/)
-#   cc_suffix  the name of the build: gcc, clang (LLVM=1), clang-N
-#              (LLVM=-N, clang-N, and LLVM=DIR/ whose clang is N.x)
+#   cc_cross   CROSS_COMPILE for make (GCC, and Clang with GNU as: the
+#              target's prefix)
+#   cc_llvm    LLVM= for make (Clang only: 1, -N or DIR/)
+#   cc_ias     LLVM_IAS= for make (empty: the kernel's default)
+#   cc_suffix  the name of the build: NAME, but clang with LLVM=-N is
+#              clang-N, as is clang with an LLVM=DIR/ whose clang is N.x
 # Build directories are named TARGET-SUFFIX (x86_64-clang-19). GCC's
 # cross prefix is the loaded target's (none before load_target). Dies on
 # an unknown compiler or LLVM value, or a DIR/ without clang.
 compiler_select() {
-	local llvm
+	local line name cc llvm ias
 
+	line=$(compiler_line "$1")
+	[ -n "$line" ] || die "unknown compiler '$1' (known: $(known_compilers))"
+	read -r name cc llvm ias _ <<EOF
+$line
+EOF
 	cc_cross=""
 	cc_llvm=""
-	case "$1" in
-	gcc)
-		cc_bin="${t_cross:-}gcc"
+	cc_ias=""
+	cc_suffix="$name"
+	if [ "$llvm" = - ]; then
+		cc_bin="${t_cross:-}$cc"
 		ld_bin="${t_cross:-}ld"
 		cc_cross="${t_cross:-}"
-		cc_suffix=gcc
 		return 0
-		;;
-	clang) llvm="${LLVM:-1}" ;;
-	clang-[0-9]*)
-		case "${1#clang-}" in
-		*[!0-9]*) die "unknown compiler '$1' (known: gcc clang clang-N)" ;;
-		esac
-		llvm="-${1#clang-}"
-		;;
-	*) die "unknown compiler '$1' (known: gcc clang clang-N)" ;;
-	esac
+	fi
+	[ "$name" != clang ] || llvm="${LLVM:-1}"
+	if [ "$ias" != - ]; then
+		cc_ias="$ias"
+		cc_cross="${t_cross:-}"
+	fi
 	case "$llvm" in
 	1)
 		cc_bin=clang
 		ld_bin=ld.lld
-		cc_suffix=clang
 		;;
 	-[0-9]*)
 		cc_bin="clang$llvm"
 		ld_bin="ld.lld$llvm"
-		cc_suffix="clang$llvm"
+		[ "$name" != clang ] || cc_suffix="clang$llvm"
 		;;
 	*/)
 		cc_bin="${llvm}clang"

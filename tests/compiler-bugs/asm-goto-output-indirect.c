@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * asm goto with an output used on the path of a taken jump.  GCC defines
- * it; Clang before 16 kept outputs on the fallthrough path only (the
- * value on the label's path was undefined), Clang 16 matched GCC.  Run:
- * the output written before the jump must reach the label.
+ * it; Clang before 17 kept outputs on the fallthrough path only (the
+ * value on the label's path was undefined; 16.0.6 still returns the
+ * wrong value here, which is why the kernel requires 17), later Clang
+ * matches GCC.  Run: the output written before the jump must reach the
+ * label.
  *
  * check-name: asm goto with an output on the indirect (label) path
  * check-source: llvm-project bug 53562 ("[asm goto] support outputs along indirect branches")
@@ -13,7 +15,8 @@
  * check-expect: gcc <11: reject
  * check-expect: gcc: accept
  * check-expect: clang <11: reject
- * check-expect: clang <16: wrong-code 1
+ * check-source: kernel e2ffa15b9baa ("kbuild: Disable CC_HAS_ASM_GOTO_OUTPUT on clang < 17")
+ * check-expect: clang <17: wrong-code 1
  * check-expect: clang: accept
  */
 

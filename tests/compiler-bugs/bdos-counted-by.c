@@ -3,14 +3,17 @@
  * __builtin_dynamic_object_size of a flexible array annotated with
  * counted_by (the kernel's __counted_by), the bound FORTIFY_SOURCE and
  * the array-bounds sanitizer check at run time.  Compilers without the
- * attribute ignore it with a warning and know no bound.  Run: the size
- * must follow the count member.
+ * attribute ignore it with a warning and know no bound; GCC before 12
+ * has no __builtin_dynamic_object_size at all, so the call stays an
+ * undefined function and the link fails.  Run: the size must follow the
+ * count member.
  *
  * check-name: __builtin_dynamic_object_size with counted_by
  * check-source: kernel include/linux/compiler_attributes.h (__counted_by)
  * check-source: clang 18 and GCC 15 release notes (counted_by attribute)
  * check-command: $CC $CFLAGS -c "$SRC" -o "$OUT.o" && $CC $LDFLAGS "$OUT.o" "$START" -o "$OUT"
  * check-measure: run
+ * check-expect: gcc <12: reject /undefined reference to .__builtin_dynamic_object_size/
  * check-expect: gcc <15: wrong-code 1
  * check-expect: gcc: accept
  * check-expect: clang <18: wrong-code 1
