@@ -94,7 +94,7 @@ expected() {
 		--arg vstat fail --argjson vsecs 12 --arg verdict "fail: hang: no verdict" \
 		--arg vrepro "scripts/kernel-boot.sh" --arg qemu "" --arg version "" \
 		--arg last "$(printf 'one\ntwo')" --slurpfile warnings "$FIX/cell-warnings.json" \
-		-f "$L/parity-cell.jq"
+		--slurpfile tests <(echo null) -f "$L/parity-cell.jq"
 	expected parity-cell
 }
 
