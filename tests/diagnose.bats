@@ -79,3 +79,77 @@ fake_build() {
 	run -2 --separate-stderr "$D" -W 3 "$BATS_TEST_TMPDIR/b"
 	assert_equal "$stderr" "diagnose.sh: -W takes 1, 2 or 12 (the kernel's W= levels this replays), not '3'"
 }
+
+# triage_fixture: diagnose.json of the recorded units, in $BATS_TEST_TMPDIR/d.json
+triage_fixture() {
+	awk -v src=/usr/src/linux-6.1 -f "$L/diagnose-parse.awk" "$F/status.tsv" \
+		"$F"/units/0.out "$F"/units/1.out "$F"/units/2.out "$F"/units/3.out "$F"/units/4.out \
+		>"$BATS_TEST_TMPDIR/clang.tsv"
+	"$TOP/scripts/warnings.sh" -l -s /usr/src/linux-6.1 "$F/gcc.log" >"$BATS_TEST_TMPDIR/gcc.tsv"
+	printf '1\t4\t-fconserve-stack\tdrop\t-\tcodegen\tframes may be larger\n' >"$BATS_TEST_TMPDIR/dec.tsv"
+	printf '3\t/b\t/usr/src/linux-6.1/crash.c\tclang-19 -fsyntax-only /usr/src/linux-6.1/crash.c\n' >"$BATS_TEST_TMPDIR/cmd.tsv"
+	jq -n -R --arg kernel 6.1.0 --arg build /b --arg cell x86_64-gcc --arg clang clang-19 \
+		--arg clang_version 'Debian clang version 19.1.7' --arg target x86_64-linux-gnu \
+		--arg level "" --arg src /usr/src/linux-6.1 --argjson host 0 --argjson sets 1 \
+		--arg dropped_gcc "-Wno-main" --argjson replay_secs 1 --arg build_secs 2 \
+		--rawfile clang_tsv "$BATS_TEST_TMPDIR/clang.tsv" --rawfile gcc_tsv "$BATS_TEST_TMPDIR/gcc.tsv" \
+		--rawfile decisions "$BATS_TEST_TMPDIR/dec.tsv" --rawfile commands "$BATS_TEST_TMPDIR/cmd.tsv" \
+		-L "$L" -f "$L/diagnose.jq" >"$BATS_TEST_TMPDIR/d.json"
+}
+
+@test "diagnose-parse.awk: recorded clang-19 output, with notes, fix-its, an error and a crash" {
+	run -0 awk -v src=/usr/src/linux-6.1 -f "$L/diagnose-parse.awk" "$F/status.tsv" \
+		"$F"/units/0.out "$F"/units/1.out "$F"/units/2.out "$F"/units/3.out "$F"/units/4.out
+	expect_file "$F/parse.expected"
+}
+
+@test "diagnose: a header's warning reached by two units is one finding naming both" {
+	triage_fixture
+	run -0 jq -c '.findings[] | select(.file == "include/linux/thread_info.h")
+		| [.group, .line, .col, .count, .units, .notes[0], .gcc[0].flag]' "$BATS_TEST_TMPDIR/d.json"
+	assert_output '["both",224,29,2,["kernel/exit.c","kernel/fork.c"],"include/linux/compiler.h:78:42: expanded from macro '"'"'unlikely'"'"'","-Wsign-compare"]'
+}
+
+@test "diagnose: the three groups, the unparsable unit and the crash, counted" {
+	triage_fixture
+	run -0 jq -c '[.counts, .units]' "$BATS_TEST_TMPDIR/d.json"
+	assert_output '[{"both":13,"clang":8,"gcc":5,"unparsable":1,"crashed":1},{"replayed":5,"host_not_replayed":0,"flag_sets":1,"ok":3,"unparsable":1,"crashed":1}]'
+}
+
+@test "diagnose: an unparsable unit keeps its first error, a crash its reproducer" {
+	triage_fixture
+	run -0 jq -c '[.unparsable, .crashes]' "$BATS_TEST_TMPDIR/d.json"
+	assert_output '[[{"id":"unparsable|kparity/t.c","unit":"kparity/t.c","error":"kparity/t.c:3:26: expected '"';'"' after return statement"}],[{"id":"crash|crash.c","unit":"crash.c","message":"clang-19: error: clang frontend command failed with exit code 132 (use -v to see invocation)","reproduce":"cd /b && clang-19 -fsyntax-only /usr/src/linux-6.1/crash.c","files":["/tmp/kparity-diagnose/crash/crash-7d02fe.c","/tmp/kparity-diagnose/crash/crash-7d02fe.sh"]}]]'
+}
+
+@test "diagnose: the fix-it and the note stay under their finding in diagnose.md" {
+	triage_fixture
+	run -0 "$TOP/scripts/diagnose-report.sh" "$BATS_TEST_TMPDIR/d.json" "$BATS_TEST_TMPDIR"
+	run -0 grep -A 2 -F -e '- `kparity/t.c:2:40` warning -Wuninitialized' "$BATS_TEST_TMPDIR/diagnose.md"
+	assert_output "$(printf '%s\n' \
+		"- \`kparity/t.c:2:40\` warning -Wuninitialized: variable 'z' is uninitialized when used here (1 unit)" \
+		"  - note: kparity/t.c:2:21: initialize the variable 'z' to silence this warning" \
+		'  - fix-it: `kparity/t.c:2:21-2:21: replace with " = 0"`')"
+}
+
+@test "diagnose-diff: one report against itself: nothing new or gone, exit 0" {
+	triage_fixture
+	run -0 "$TOP/scripts/diagnose-diff.sh" "$BATS_TEST_TMPDIR/d.json" "$BATS_TEST_TMPDIR/d.json"
+	assert_output "new 0 gone 0 unchanged 28"
+}
+
+@test "diagnose-diff: a finding gone and one new, exit 1" {
+	triage_fixture
+	jq '.findings |= map(if .flag == "-Wuninitialized" then .line = 9 | .id = "warning|-Wuninitialized|kparity/t.c:9:40|x" else . end)' \
+		"$BATS_TEST_TMPDIR/d.json" >"$BATS_TEST_TMPDIR/e.json"
+	run -1 "$TOP/scripts/diagnose-diff.sh" "$BATS_TEST_TMPDIR/d.json" "$BATS_TEST_TMPDIR/e.json"
+	assert_output "$(printf '%s\n' 'new 1 gone 1 unchanged 27' \
+		'+ clang warning|-Wuninitialized|kparity/t.c:9:40|x' \
+		"- clang warning|-Wuninitialized|kparity/t.c:2:40|variable 'z' is uninitialized when used here")"
+}
+
+@test "diagnose-diff: a file that is no report, exit 2" {
+	echo '{}' >"$BATS_TEST_TMPDIR/x.json"
+	run -2 --separate-stderr "$TOP/scripts/diagnose-diff.sh" "$BATS_TEST_TMPDIR/x.json" "$BATS_TEST_TMPDIR/x.json"
+	assert_equal "$stderr" "diagnose-diff.sh: '$BATS_TEST_TMPDIR/x.json' is not a schema 1 diagnose report"
+}

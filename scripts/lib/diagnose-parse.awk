@@ -51,7 +51,12 @@ function finish() {
 		st = "ok"
 	if (st == "error" && first == "")
 		first = "exit status " rc[idx] " with no error printed"
+	if (rc[idx] > 128 && st != "crash") {
+		st = "crash"
+		crash = "exit status " rc[idx]
+	}
 	print "U\t" unit "\t" st "\t" (st == "crash" ? crash : st == "error" ? first : "")
+	done[idx] = 1
 	for (i = 1; i <= nrepro; i++)
 		print "R\t" unit "\t" repro[i]
 	unit = ""
@@ -130,9 +135,8 @@ match($0, /^[^ :][^:]*:[0-9]+:[0-9]+: (fatal error|error|warning|note): /) {
 
 # the driver's own errors: no file, no line
 /^clang(-[0-9]+)?: (error|fatal error): / {
-	if ($0 ~ /(unable to execute command|command failed due to signal|crashed)/) {
-		if (crash == "")
-			crash = $0
+	if ($0 ~ /(unable to execute command|command failed (due to signal|with exit code)|crashed)/) {
+		crash = $0
 	} else if (first == "") {
 		first = $0
 	}
@@ -147,4 +151,15 @@ match($0, /^[^ :][^:]*:[0-9]+:[0-9]+: (fatal error|error|warning|note): /) {
 	repro[++nrepro] = s
 }
 
-END { finish() }
+# units whose output was empty: no line read, so no FNR == 1
+END {
+	finish()
+	for (idx in rc) {
+		if (idx in done)
+			continue
+		if (rc[idx] == 0)
+			print "U\t" name[idx] "\tok\t"
+		else
+			print "U\t" name[idx] "\t" (rc[idx] > 128 ? "crash" : "error") "\texit status " rc[idx] " with nothing printed"
+	}
+}
