@@ -153,3 +153,59 @@ triage_fixture() {
 	run -2 --separate-stderr "$TOP/scripts/diagnose-diff.sh" "$BATS_TEST_TMPDIR/x.json" "$BATS_TEST_TMPDIR/x.json"
 	assert_equal "$stderr" "diagnose-diff.sh: '$BATS_TEST_TMPDIR/x.json' is not a schema 1 diagnose report"
 }
+
+# translate_cmds FILE CLANG TRIPLE: flag-translate.sh's verdicts on the
+# judged flags of every command line in FILE, each flag once, sorted
+translate_cmds() {
+	local set
+
+	awk '{ print NR "\t.\tx.c\t" $0 }' "$1" |
+		awk -F '\t' -f "$L/flag-words.awk" -f "$L/diagnose-sets.awk" | cut -f2 >"$BATS_TEST_TMPDIR/sets"
+	: >"$BATS_TEST_TMPDIR/verdicts"
+	while IFS= read -r set; do
+		# shellcheck disable=SC2086 # blank-separated flags
+		"$TOP/kbuild/flag-translate.sh" -c "$2" -t "$3" -- $set >>"$BATS_TEST_TMPDIR/verdicts" || return 1
+	done <"$BATS_TEST_TMPDIR/sets"
+	LC_ALL=C sort -u "$BATS_TEST_TMPDIR/verdicts"
+}
+
+@test "diagnose: every GCC-only flag of the tiny x86_64 build's command lines, by clang-19" {
+	need_tool clang-19
+	run -0 translate_cmds "$F/x86_64-tiny.cmds" clang-19 x86_64-linux-gnu
+	expect_file "$F/x86_64-tiny.clang-19.tsv"
+}
+
+@test "diagnose-cmd.awk: a GCC command becomes a clang -fsyntax-only one" {
+	printf '%s\t%s\t%s\n' -falign-jumps=1 drop - -Wimplicit-fallthrough=5 translate -Wimplicit-fallthrough \
+		-O2 keep - -Wno-packed-not-aligned drop - -Wno-main keep - >"$BATS_TEST_TMPDIR/t"
+	printf '7\t/b\t/s/a.c\t%s\n' "ccache gcc -Wp,-MMD,.a.o.d -nostdinc -I/s/include -include /s/k.h -O2 -falign-jumps=1 -Wno-main -Wimplicit-fallthrough=5 -Wno-packed-not-aligned -I ./d -DKBUILD_BASENAME='\"a\"' -c -o a.o /s/a.c" >"$BATS_TEST_TMPDIR/u"
+	run -0 awk -F '\t' -v table="$BATS_TEST_TMPDIR/t" -v clang=clang-19 -v pre=--target=x86_64-linux-gnu \
+		-v level=-Wno-sign-compare -v after=-Wno-packed-not-aligned -v drop=-Wno-main -v post=-fsyntax-only \
+		-f "$L/flag-words.awk" -f "$L/diagnose-cmd.awk" "$BATS_TEST_TMPDIR/u"
+	assert_output "$(printf '7\t/b\t/s/a.c\t%s' "clang-19 --target=x86_64-linux-gnu -nostdinc -I/s/include -include /s/k.h -O2 -Wimplicit-fallthrough -Wno-sign-compare -I ./d -DKBUILD_BASENAME='\"a\"' -fsyntax-only /s/a.c")"
+}
+
+# bats test_tags=kernel
+@test "diagnose: the tiny x86_64 GCC cell replayed with clang-19" {
+	local build=${KPARITY_BUILD:-$TOP/build}
+
+	need_tool clang-19
+	echo "# building x86_64/gcc (cached after the first run)" >&3
+	"$TOP/scripts/kernel-build.sh" -o "$build" -t x86_64 -c gcc >/dev/null
+	run -0 --separate-stderr "$D" -O "$build" -c clang-19 -o "$BATS_TEST_TMPDIR/out" "$build/kernel/x86_64-gcc"
+	assert_output --regexp "^diagnose: x86_64-gcc with clang-19: 602 units in [0-9]+s; both 0, only clang 0, only gcc 0, unparsable 0, crashed 0; report in $BATS_TEST_TMPDIR/out/diagnose.html\$"
+	run -0 jq -c '[.units, .counts, (.flags.translated | length), .clang.target]' "$BATS_TEST_TMPDIR/out/diagnose.json"
+	assert_output '[{"replayed":602,"host_not_replayed":15,"flag_sets":9,"ok":602,"unparsable":0,"crashed":0},{"both":0,"clang":0,"gcc":0,"unparsable":0,"crashed":0},16,"x86_64-linux-gnu"]'
+}
+
+@test "diagnose: every GCC-only flag of x86_64_defconfig's command line, by clang-19" {
+	need_tool clang-19
+	run -0 translate_cmds "$F/x86_64_defconfig.cmds" clang-19 x86_64-linux-gnu
+	expect_file "$F/x86_64_defconfig.clang-19.tsv"
+}
+
+@test "diagnose: every GCC-only flag of vexpress_defconfig's command lines, by clang-19" {
+	need_tool clang-19
+	run -0 translate_cmds "$F/vexpress_defconfig.cmds" clang-19 arm-linux-gnueabi
+	expect_file "$F/vexpress_defconfig.clang-19.tsv"
+}
