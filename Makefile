@@ -158,7 +158,7 @@ series-survey:
 # W=1|2|12          the kernel's extra warning levels; LLVM=-N picks the clang
 # A=, B=            the two diagnose.json files diagnose-diff compares
 .PHONY: diagnose diagnose-diff
-diagnose:
+diagnose: deps-parity
 	$(Q)scripts/diagnose.sh -O '$(O)' $(if $(W),-W '$(W)') $(if $(BUILD_DIR),'$(BUILD_DIR)',$(if $(CELL),'$(O)/kernel/$(CELL)'))
 
 diagnose-diff:

@@ -209,3 +209,9 @@ translate_cmds() {
 	run -0 translate_cmds "$F/vexpress_defconfig.cmds" clang-19 arm-linux-gnueabi
 	expect_file "$F/vexpress_defconfig.clang-19.tsv"
 }
+
+@test "make diagnose-diff: the two reports named by A= and B=" {
+	triage_fixture
+	run -0 make -s -C "$TOP" --no-print-directory diagnose-diff A="$BATS_TEST_TMPDIR/d.json" B="$BATS_TEST_TMPDIR/d.json"
+	assert_output "new 0 gone 0 unchanged 28"
+}
