@@ -215,3 +215,31 @@ translate_cmds() {
 	run -0 make -s -C "$TOP" --no-print-directory diagnose-diff A="$BATS_TEST_TMPDIR/d.json" B="$BATS_TEST_TMPDIR/d.json"
 	assert_output "new 0 gone 0 unchanged 28"
 }
+
+@test "diagnose: diagnose.md counts the Clang-only findings by flag and by file" {
+	triage_fixture
+	run -0 "$TOP/scripts/diagnose-report.sh" "$BATS_TEST_TMPDIR/d.json" "$BATS_TEST_TMPDIR"
+	run -0 sed -n '/^## Only Clang, by flag/,/^## GCC/p' "$BATS_TEST_TMPDIR/diagnose.md"
+	assert_output "$(cat <<'EOF2'
+## Only Clang, by flag
+
+| flag | findings |
+|---|---|
+| -Wsign-compare | 6 |
+| (none) | 1 |
+| -Wuninitialized | 1 |
+
+## Only Clang, by file
+
+| file | findings |
+|---|---|
+| `include/linux/percpu-refcount.h` | 3 |
+| `kparity/t.c` | 2 |
+| `include/linux/bio.h` | 1 |
+| `include/linux/sbitmap.h` | 1 |
+| `kernel/exit.c` | 1 |
+
+## GCC's flags for Clang
+EOF2
+)"
+}
