@@ -243,3 +243,26 @@ translate_cmds() {
 EOF2
 )"
 }
+
+# unsourced TREE: the entries of kbuild/kernel-clang-flags whose warning
+# or flag name the file they cite does not mention
+unsourced() {
+	local level when flag from rest name
+
+	while read -r level when flag from rest; do
+		case "$level" in '' | '#'*) continue ;; esac
+		name=${flag#-Werror=}
+		name=${name#-Wno-}
+		name=${name#-W}
+		name=${name#-D}
+		grep -qF -e "$name" "$1/$from" || echo "$flag $from"
+	done <"$TOP/kbuild/kernel-clang-flags"
+}
+
+@test "kernel-clang-flags: every flag is in the 6.1 file it cites" {
+	local build=${KPARITY_BUILD:-$TOP/build} src
+
+	src=$("$TOP/scripts/kernel-src.sh" -o "$build")
+	run -0 unsourced "$src"
+	assert_output ""
+}
