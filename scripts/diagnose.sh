@@ -99,6 +99,8 @@ triple() {
 	x86_64 | i386 | x86) srcarch=x86 ;;
 	*) srcarch="$arch" ;;
 	esac
+	[ -f "$srcdir/scripts/Makefile.clang" ] ||
+		die "cannot tell Clang's target for '$arch': no '$srcdir/scripts/Makefile.clang'"
 	t=$(sed -n "s/^CLANG_TARGET_FLAGS_${srcarch}[[:space:]]*:=[[:space:]]*//p" "$srcdir/scripts/Makefile.clang")
 	[ -n "$t" ] || die "no Clang target for architecture '$arch' in '$srcdir/scripts/Makefile.clang'"
 	printf '%s\n' "$t"
@@ -186,12 +188,14 @@ translate() {
 replay() {
 	local out="$1" jobs="$2" start
 
-	rm -rf "$out/units" "$out/crash"
+	rm -rf "$out/units" "$out/crash" "$out/replay.log"
 	mkdir -p "$out/units" "$out/crash"
-	awk -F '\t' -v out="$out" -f "$LIB/diagnose-mk.awk" "$out/commands.tsv" >"$out/replay.mk"
+	awk -F '\t' -v out="$out" -v verbose="${V:-0}" -f "$LIB/diagnose-mk.awk" \
+		"$out/commands.tsv" >"$out/replay.mk"
 	step CLANG "$(wc -l <"$out/commands.tsv") units with $cc_bin, -j$jobs"
 	start=$(date +%s)
-	make -s -k -j "$jobs" -f "$out/replay.mk" >"$out/replay.log" 2>&1 ||
+	# with V=1 the commands are shown (and kept in replay.log) as they run
+	run_logged "$out/replay.log" make -k -j "$jobs" -f "$out/replay.mk" ||
 		die "the replay's make failed; see '$out/replay.log'"
 	replay_secs=$(($(date +%s) - start))
 }

@@ -19,6 +19,7 @@ fake_build() {
 	mkdir -p "$1" "$1.src/scripts/clang-tools"
 	printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\n' >"$1.src/Makefile"
 	echo 'int x;' >"$1.src/a.c"
+	printf 'CLANG_TARGET_FLAGS_x86\t\t:= x86_64-linux-gnu\n' >"$1.src/scripts/Makefile.clang"
 	echo '# Linux/x86_64 6.1.0 Kernel Configuration' >"$1/.config"
 	: >"$1/vmlinux"
 	echo built >"$1/.kparity-config"
@@ -265,4 +266,34 @@ unsourced() {
 	src=$("$TOP/scripts/kernel-src.sh" -o "$build")
 	run -0 unsourced "$src"
 	assert_output ""
+}
+
+@test "diagnose: a cross GCC's prefix is Clang's target; a unit Clang cannot parse does not stop the run" {
+	need_tool clang-19
+	fake_build "$BATS_TEST_TMPDIR/b"
+	echo 'int y = ;' >"$BATS_TEST_TMPDIR/b.src/b.c"
+	jq -n --arg d "$BATS_TEST_TMPDIR/b" --arg s "$BATS_TEST_TMPDIR/b.src" '[
+		{directory: $d, file: "\($s)/a.c", command: "ccache arm-linux-gnueabi-gcc -nostdinc -O2 -mno-thumb-interwork -c -o a.o \($s)/a.c"},
+		{directory: $d, file: "\($s)/b.c", command: "ccache arm-linux-gnueabi-gcc -nostdinc -O2 -mno-thumb-interwork -c -o b.o \($s)/b.c"}]' \
+		>"$BATS_TEST_TMPDIR/b/compile_commands.json"
+	touch -d '1 minute' "$BATS_TEST_TMPDIR/b/compile_commands.json"
+	run -0 --separate-stderr "$D" -c clang-19 -j 1 -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/b"
+	run -0 jq -c '[.clang.target, .units.ok, .unparsable, [.flags.translated[] | [.flag, .decision, .units]]]' "$BATS_TEST_TMPDIR/out/diagnose.json"
+	assert_output '["arm-linux-gnueabi",1,[{"id":"unparsable|b.c","unit":"b.c","error":"b.c:1:9: expected expression"}],[["-mno-thumb-interwork","drop",2]]]'
+}
+
+@test "diagnose: V=1 shows each Clang command as it runs; the target comes from the tree's table" {
+	need_tool clang-19
+	fake_build "$BATS_TEST_TMPDIR/b"
+	V=1 run -0 --separate-stderr "$D" -c clang-19 -j 1 -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/b"
+	assert_equal "$(printf '%s\n' "$stderr" | grep -c "^cd $BATS_TEST_TMPDIR/b && { clang-19 --target=x86_64-linux-gnu -fintegrated-as ")" 1
+}
+
+@test "diagnose: a tree without scripts/Makefile.clang names no target, exit 2" {
+	need_tool clang-19
+	fake_build "$BATS_TEST_TMPDIR/b"
+	rm "$BATS_TEST_TMPDIR/b.src/scripts/Makefile.clang"
+	run -2 --separate-stderr "$D" -c clang-19 -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/b"
+	assert_equal "$stderr" "$(printf '%s\n' "FLAGS   b: 1 units" \
+		"diagnose.sh: cannot tell Clang's target for 'x86_64': no '$BATS_TEST_TMPDIR/b.src/scripts/Makefile.clang'")"
 }

@@ -3,11 +3,12 @@
 # diagnose-mk.awk - the makefile that replays a build's units through
 # Clang (scripts/diagnose.sh runs it with the build's -j).
 #
-# Usage: awk -F '\t' -v out=DIR -f diagnose-mk.awk COMMANDS
+# Usage: awk -F '\t' -v out=DIR [-v verbose=1] -f diagnose-mk.awk COMMANDS
 #   COMMANDS  INDEX TAB DIRECTORY TAB FILE TAB CLANG-COMMAND
 # Each unit's output goes to DIR/units/INDEX.out and "INDEX TAB STATUS TAB
 # FILE" to DIR/units/INDEX.rc; a unit's failure never stops make. Clang's
-# crash reproducers land in DIR/crash (TMPDIR).
+# crash reproducers land in DIR/crash (TMPDIR). With verbose=1 make
+# prints each command as it runs it.
 
 function mk(s) {
 	gsub(/\$/, "$$", s)
@@ -23,8 +24,8 @@ BEGIN {
 {
 	units = units " u" $1
 	print "u" $1 ":"
-	printf "\t@cd %s && { %s; } >%s/units/%s.out 2>&1; printf '%%s\\t%%s\\t%%s\\n' %s $$? %s >%s/units/%s.rc\n",
-		mk($2), mk($4), mk(out), $1, $1, mk($3), mk(out), $1
+	printf "\t%scd %s && { %s; } >%s/units/%s.out 2>&1; printf '%%s\\t%%s\\t%%s\\n' %s $$? %s >%s/units/%s.rc\n",
+		verbose == 1 ? "" : "@", mk($2), mk($4), mk(out), $1, $1, mk($3), mk(out), $1
 }
 END {
 	print "all:" units
