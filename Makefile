@@ -160,6 +160,18 @@ series-bisect:
 series-survey:
 	$(Q)scripts/series-survey.sh -o $(O) $(if $(PHASE),-p '$(PHASE)') $(if $(COMPILERS),-c '$(COMPILERS)')
 
+# Replay a GCC kernel build through Clang's diagnostics (Documentation/diagnose.md).
+# CELL=TARGET-gcc   a cell of $(O)/kernel/ (default: every parity GCC cell built)
+# BUILD_DIR=DIR     any GCC kernel build directory instead
+# W=1|2|12          the kernel's extra warning levels; LLVM=-N picks the clang
+# A=, B=            the two diagnose.json files diagnose-diff compares
+.PHONY: diagnose diagnose-diff
+diagnose: deps-parity
+	$(Q)scripts/diagnose.sh -O '$(O)' $(if $(W),-W '$(W)') $(if $(BUILD_DIR),'$(BUILD_DIR)',$(if $(CELL),'$(O)/kernel/$(CELL)'))
+
+diagnose-diff:
+	$(Q)scripts/diagnose-diff.sh '$(A)' '$(B)'
+
 # kabi against pahole, codiff and abidiff on a distro vmlinux pair and the
 # tiny kernel's pair (Documentation/bench.md); never part of 'check'.
 .PHONY: bench
@@ -193,6 +205,8 @@ help:
 	@echo '  series-roundtrip  push -a then pop -a leaves the tree byte-identical'
 	@echo '  series-refresh    rewrite the patches in normalised form'
 	@echo '  series-survey     the long defconfig builds behind Documentation/series.md'
+	@echo '  diagnose  replay a GCC kernel build through clang -fsyntax-only (CELL= BUILD_DIR= W= LLVM=-N)'
+	@echo '  diagnose-diff     new, gone and unchanged findings of two replays (A= B=)'
 	@echo '  install   install kabi, the overlay, the series and the scripts under $$(DESTDIR)$$(PREFIX)'
 	@echo '  clean     remove tool builds (kernel builds under $$(O)/kernel stay)'
 	@echo 'Settings: O=DIR V=1 CC=gcc|clang SANITIZE=1 PREFIX= DESTDIR='

@@ -39,35 +39,19 @@ CLASS is abi, security, tracing, codegen, diag or unknown (kbuild/gcc-flags).
 USAGE
 }
 
-# passthrough: words that are not flags to judge; "arg" when the next
-# word is this one's argument
-passthrough() {
-	case "$1" in
-	-include | -imacros | -isystem | -iquote | -idirafter | -MF | -MT | -MQ | -o | -x | -target)
-		echo arg ;;
-	-I* | -D* | -U* | -MD | -MMD | -MP | -c | -S | -E | -Wp,* | --target=* | -nostdinc)
-		echo yes ;;
-	-*) echo no ;;
-	*) echo yes ;;
-	esac
+# words ARG...: ARG one a line
+words() {
+	[ "$#" -eq 0 ] || printf '%s\n' "$@"
 }
 
-# split_args FILE ARG...: the flags to judge, one per line, once each
+# split_args FILE ARG...: the flags to judge, one per line, in FILE
+# (scripts/lib/flag-words.awk tells them from paths, macros and the like)
 split_args() {
-	local out="$1" skip=0
+	local out="$1"
 
 	shift
-	: >"$out"
-	for a in "$@"; do
-		if [ "$skip" = 1 ]; then
-			skip=0
-			continue
-		fi
-		case $(passthrough "$a") in
-		arg) skip=1 ;;
-		no) printf '%s\n' "$a" >>"$out" ;;
-		esac
-	done
+	words "$@" | awk -f "$TOPDIR/scripts/lib/flag-words.awk" \
+		-f "$TOPDIR/scripts/lib/flag-split.awk" >"$out"
 }
 
 # judge CC TRIPLE FLAGFILE DECISIONS: the rounds
@@ -106,24 +90,11 @@ judge() {
 
 # command_line DECISIONS ARG...: the translated words, one per line
 command_line() {
-	local decisions="$1" skip=0
+	local decisions="$1"
 
 	shift
-	for a in "$@"; do
-		if [ "$skip" = 1 ]; then
-			skip=0
-			printf '%s\n' "$a"
-			continue
-		fi
-		case $(passthrough "$a") in
-		arg) skip=1; printf '%s\n' "$a" ;;
-		yes) printf '%s\n' "$a" ;;
-		no) awk -F '\t' -v f="$a" '$1 == f {
-			if ($2 == "keep") print f
-			else if ($2 == "translate") { gsub(/,/, "\n", $3); print $3 }
-			exit }' "$decisions" ;;
-		esac
-	done
+	words "$@" | awk -v table="$decisions" -f "$TOPDIR/scripts/lib/flag-words.awk" \
+		-f "$TOPDIR/scripts/lib/flag-apply.awk"
 }
 
 main() {

@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# diagnose-md.jq - diagnose.md from diagnose.json.
+#
+# Usage: jq -r -L scripts/lib -f diagnose-md.jq diagnose.json
+
+include "diagnose-lib";
+
+def finding:
+	"- `\(where)` \(.kind) \(.flag): \(.text) (\(.count) unit\(if .count == 1 then "" else "s" end))",
+	(.gcc // [] | .[] | "  - GCC here: \(.flag): \(.text)"),
+	(.notes[] | "  - note: \(.)"),
+	(.fixits[] | "  - fix-it: `\(.)`");
+
+"# kparity diagnose: \(.cell) with \(.clang.command)",
+"",
+"\(.clang.version), --target=\(.clang.target), warning level \(if .level == "" then "the build's own" else "W=\(.level)" end); linux \(.kernel).",
+"",
+"| both | only clang | only gcc | unparsable | crashed | units | replay | gcc build |",
+"|---|---|---|---|---|---|---|---|",
+"| \(.counts.both) | \(.counts.clang) | \(.counts.gcc) | \(.counts.unparsable) | \(.counts.crashed) | \(.units.replayed) (\(.units.flag_sets) flag sets; \(.units.host_not_replayed) host units not replayed) | \(.seconds.replay)s | \(.seconds.gcc_build // "-")s |",
+"",
+"## Only Clang, by flag",
+"",
+"| flag | findings |",
+"|---|---|",
+(.clang_only_by_flag | to_entries[] | "| \(.key) | \(.value) |"),
+"",
+"## Only Clang, by file",
+"",
+"| file | findings |",
+"|---|---|",
+(.clang_only_by_file | to_entries[] | "| `\(.key)` | \(.value) |"),
+"",
+"## GCC's flags for Clang",
+"",
+"| flag | decision | clang | class | units | why |",
+"|---|---|---|---|---|---|",
+(.flags.translated[] | "| `\(.flag)` | \(.decision) | \(.new) | \(.class) | \(.units) | \(.why) |"),
+(.flags.dropped_gcc_only[] | "| `\(.)` | drop | - | diag | all | the tree gives it to GCC only |"),
+"",
+(if (.unparsable | length) > 0 then
+	("## Units Clang cannot parse", "", (.unparsable[] | "- `\(.unit)`: \(.error)"), "") else empty end),
+(if (.crashes | length) > 0 then
+	("## Clang crashes", "", (.crashes[] | "- `\(.unit)`: \(.message)", "  - reproduce: `\(.reproduce)`",
+	 (.files[] | "  - reproducer: `\(.)`")), "") else empty end),
+"## Only Clang",
+"",
+(.findings[] | select(.group == "clang") | finding),
+"",
+"## Both",
+"",
+(.findings[] | select(.group == "both") | finding),
+"",
+"## Only GCC",
+"",
+(.gcc_only[] | "- `\(where)` \(.kind) \(.flag): \(.text)")

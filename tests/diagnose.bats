@@ -1,0 +1,299 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# scripts/diagnose.sh: a GCC kernel build replayed through Clang's
+# diagnostics; its parser, triage and diff on recorded Clang output
+# (tests/fixtures/diagnose/README says how each was made), its bad inputs,
+# and one real replay of the tiny x86_64 GCC cell.
+
+load common
+
+setup() {
+	F=$BATS_TEST_DIRNAME/fixtures/diagnose
+	D=$TOP/scripts/diagnose.sh
+	L=$TOP/scripts/lib
+}
+
+# fake_build DIR: a build directory with a .config, a vmlinux, a source
+# link to a tree holding one C file, and kernel-build.sh's marks
+fake_build() {
+	mkdir -p "$1" "$1.src/scripts/clang-tools"
+	printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\n' >"$1.src/Makefile"
+	echo 'int x;' >"$1.src/a.c"
+	printf 'CLANG_TARGET_FLAGS_x86\t\t:= x86_64-linux-gnu\n' >"$1.src/scripts/Makefile.clang"
+	echo '# Linux/x86_64 6.1.0 Kernel Configuration' >"$1/.config"
+	: >"$1/vmlinux"
+	echo built >"$1/.kparity-config"
+	echo built >"$1/.kparity-built"
+	ln -s "$1.src" "$1/source"
+	jq -n --arg d "$1" --arg f "$1.src/a.c" \
+		'[{directory: $d, file: $f, command: "gcc -nostdinc -O2 -c -o a.o \($f)"}]' >"$1/compile_commands.json"
+	touch -d '1 minute' "$1/compile_commands.json"
+}
+
+@test "diagnose: no build directory, one line, exit 2" {
+	run -2 --separate-stderr "$D" -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/nothing"
+	assert_equal "$stderr" "diagnose.sh: no build directory '$BATS_TEST_TMPDIR/nothing'"
+	assert_output ""
+}
+
+@test "diagnose: a build directory with no vmlinux holds no successful build, exit 2" {
+	fake_build "$BATS_TEST_TMPDIR/b"
+	rm "$BATS_TEST_TMPDIR/b/vmlinux"
+	run -2 --separate-stderr "$D" -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/b"
+	assert_equal "$stderr" "diagnose.sh: '$BATS_TEST_TMPDIR/b' holds no successful build (no vmlinux)"
+}
+
+@test "diagnose: a build whose last make failed, exit 2" {
+	fake_build "$BATS_TEST_TMPDIR/b"
+	rm "$BATS_TEST_TMPDIR/b/.kparity-built"
+	run -2 --separate-stderr "$D" -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/b"
+	assert_equal "$stderr" "diagnose.sh: '$BATS_TEST_TMPDIR/b' holds no successful build (its last build failed or did not finish)"
+}
+
+@test "diagnose: a unit whose source has gone, exit 2" {
+	need_tool clang-19
+	fake_build "$BATS_TEST_TMPDIR/b"
+	rm "$BATS_TEST_TMPDIR/b.src/a.c"
+	run -2 --separate-stderr "$D" -c clang-19 -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/b"
+	assert_equal "$stderr" "diagnose.sh: unit source '$BATS_TEST_TMPDIR/b.src/a.c' is gone (1 of 1 units; the tree changed since the build)"
+}
+
+@test "diagnose: a stale compile_commands.json is generated afresh, and says so" {
+	need_tool clang-19
+	fake_build "$BATS_TEST_TMPDIR/b"
+	touch -d '1 hour ago' "$BATS_TEST_TMPDIR/b/compile_commands.json"
+	cp "$TOP/tests/fixtures/diagnose/gen_compile_commands.py" "$BATS_TEST_TMPDIR/b.src/scripts/clang-tools/"
+	run -2 --separate-stderr "$D" -c clang-19 -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/b"
+	assert_equal "$stderr" "$(printf '%s\n' \
+		"diagnose.sh: '$BATS_TEST_TMPDIR/b/compile_commands.json' is older than vmlinux; generating a fresh one" \
+		"  GEN     $BATS_TEST_TMPDIR/out/compile_commands.json" \
+		"diagnose.sh: '$BATS_TEST_TMPDIR/out/compile_commands.json' holds no kernel compile command")"
+}
+
+@test "diagnose: a clang that is not installed, exit 2" {
+	fake_build "$BATS_TEST_TMPDIR/b"
+	run -2 --separate-stderr "$D" -c clang-77 -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/b"
+	assert_equal "$stderr" "diagnose.sh: no compiler 'clang-77' (install it, or name another with -c or LLVM=)"
+}
+
+@test "diagnose: an unknown warning level, exit 2" {
+	run -2 --separate-stderr "$D" -W 3 "$BATS_TEST_TMPDIR/b"
+	assert_equal "$stderr" "diagnose.sh: -W takes 1, 2 or 12 (the kernel's W= levels this replays), not '3'"
+}
+
+# triage_fixture: diagnose.json of the recorded units, in $BATS_TEST_TMPDIR/d.json
+triage_fixture() {
+	awk -v src=/usr/src/linux-6.1 -f "$L/diagnose-parse.awk" "$F/status.tsv" \
+		"$F"/units/0.out "$F"/units/1.out "$F"/units/2.out "$F"/units/3.out "$F"/units/4.out \
+		>"$BATS_TEST_TMPDIR/clang.tsv"
+	"$TOP/scripts/warnings.sh" -l -s /usr/src/linux-6.1 "$F/gcc.log" >"$BATS_TEST_TMPDIR/gcc.tsv"
+	printf '1\t4\t-fconserve-stack\tdrop\t-\tcodegen\tframes may be larger\n' >"$BATS_TEST_TMPDIR/dec.tsv"
+	printf '3\t/b\t/usr/src/linux-6.1/crash.c\tclang-19 -fsyntax-only /usr/src/linux-6.1/crash.c\n' >"$BATS_TEST_TMPDIR/cmd.tsv"
+	jq -n -R --arg kernel 6.1.0 --arg build /b --arg cell x86_64-gcc --arg clang clang-19 \
+		--arg clang_version 'Debian clang version 19.1.7' --arg target x86_64-linux-gnu \
+		--arg level "" --arg src /usr/src/linux-6.1 --argjson host 0 --argjson sets 1 \
+		--arg dropped_gcc "-Wno-main" --argjson replay_secs 1 --arg build_secs 2 \
+		--rawfile clang_tsv "$BATS_TEST_TMPDIR/clang.tsv" --rawfile gcc_tsv "$BATS_TEST_TMPDIR/gcc.tsv" \
+		--rawfile decisions "$BATS_TEST_TMPDIR/dec.tsv" --rawfile commands "$BATS_TEST_TMPDIR/cmd.tsv" \
+		-L "$L" -f "$L/diagnose.jq" >"$BATS_TEST_TMPDIR/d.json"
+}
+
+@test "diagnose-parse.awk: recorded clang-19 output, with notes, fix-its, an error and a crash" {
+	run -0 awk -v src=/usr/src/linux-6.1 -f "$L/diagnose-parse.awk" "$F/status.tsv" \
+		"$F"/units/0.out "$F"/units/1.out "$F"/units/2.out "$F"/units/3.out "$F"/units/4.out
+	expect_file "$F/parse.expected"
+}
+
+@test "diagnose: a header's warning reached by two units is one finding naming both" {
+	triage_fixture
+	run -0 jq -c '.findings[] | select(.file == "include/linux/thread_info.h")
+		| [.group, .line, .col, .count, .units, .notes[0], .gcc[0].flag]' "$BATS_TEST_TMPDIR/d.json"
+	assert_output '["both",224,29,2,["kernel/exit.c","kernel/fork.c"],"include/linux/compiler.h:78:42: expanded from macro '"'"'unlikely'"'"'","-Wsign-compare"]'
+}
+
+@test "diagnose: the three groups, the unparsable unit and the crash, counted" {
+	triage_fixture
+	run -0 jq -c '[.counts, .units]' "$BATS_TEST_TMPDIR/d.json"
+	assert_output '[{"both":13,"clang":8,"gcc":5,"unparsable":1,"crashed":1},{"replayed":5,"host_not_replayed":0,"flag_sets":1,"ok":3,"unparsable":1,"crashed":1}]'
+}
+
+@test "diagnose: an unparsable unit keeps its first error, a crash its reproducer" {
+	triage_fixture
+	run -0 jq -c '[.unparsable, .crashes]' "$BATS_TEST_TMPDIR/d.json"
+	assert_output '[[{"id":"unparsable|kparity/t.c","unit":"kparity/t.c","error":"kparity/t.c:3:26: expected '"';'"' after return statement"}],[{"id":"crash|crash.c","unit":"crash.c","message":"clang-19: error: clang frontend command failed with exit code 132 (use -v to see invocation)","reproduce":"cd /b && clang-19 -fsyntax-only /usr/src/linux-6.1/crash.c","files":["/tmp/kparity-diagnose/crash/crash-7d02fe.c","/tmp/kparity-diagnose/crash/crash-7d02fe.sh"]}]]'
+}
+
+@test "diagnose: the fix-it and the note stay under their finding in diagnose.md" {
+	triage_fixture
+	run -0 "$TOP/scripts/diagnose-report.sh" "$BATS_TEST_TMPDIR/d.json" "$BATS_TEST_TMPDIR"
+	run -0 grep -A 2 -F -e '- `kparity/t.c:2:40` warning -Wuninitialized' "$BATS_TEST_TMPDIR/diagnose.md"
+	assert_output "$(printf '%s\n' \
+		"- \`kparity/t.c:2:40\` warning -Wuninitialized: variable 'z' is uninitialized when used here (1 unit)" \
+		"  - note: kparity/t.c:2:21: initialize the variable 'z' to silence this warning" \
+		'  - fix-it: `kparity/t.c:2:21-2:21: replace with " = 0"`')"
+}
+
+@test "diagnose-diff: one report against itself: nothing new or gone, exit 0" {
+	triage_fixture
+	run -0 "$TOP/scripts/diagnose-diff.sh" "$BATS_TEST_TMPDIR/d.json" "$BATS_TEST_TMPDIR/d.json"
+	assert_output "new 0 gone 0 unchanged 28"
+}
+
+@test "diagnose-diff: a finding gone and one new, exit 1" {
+	triage_fixture
+	jq '.findings |= map(if .flag == "-Wuninitialized" then .line = 9 | .id = "warning|-Wuninitialized|kparity/t.c:9:40|x" else . end)' \
+		"$BATS_TEST_TMPDIR/d.json" >"$BATS_TEST_TMPDIR/e.json"
+	run -1 "$TOP/scripts/diagnose-diff.sh" "$BATS_TEST_TMPDIR/d.json" "$BATS_TEST_TMPDIR/e.json"
+	assert_output "$(printf '%s\n' 'new 1 gone 1 unchanged 27' \
+		'+ clang warning|-Wuninitialized|kparity/t.c:9:40|x' \
+		"- clang warning|-Wuninitialized|kparity/t.c:2:40|variable 'z' is uninitialized when used here")"
+}
+
+@test "diagnose-diff: a file that is no report, exit 2" {
+	echo '{}' >"$BATS_TEST_TMPDIR/x.json"
+	run -2 --separate-stderr "$TOP/scripts/diagnose-diff.sh" "$BATS_TEST_TMPDIR/x.json" "$BATS_TEST_TMPDIR/x.json"
+	assert_equal "$stderr" "diagnose-diff.sh: '$BATS_TEST_TMPDIR/x.json' is not a schema 1 diagnose report"
+}
+
+# translate_cmds FILE CLANG TRIPLE: flag-translate.sh's verdicts on the
+# judged flags of every command line in FILE, each flag once, sorted
+translate_cmds() {
+	local set
+
+	awk '{ print NR "\t.\tx.c\t" $0 }' "$1" |
+		awk -F '\t' -f "$L/flag-words.awk" -f "$L/diagnose-sets.awk" | cut -f2 >"$BATS_TEST_TMPDIR/sets"
+	: >"$BATS_TEST_TMPDIR/verdicts"
+	while IFS= read -r set; do
+		# shellcheck disable=SC2086 # blank-separated flags
+		"$TOP/kbuild/flag-translate.sh" -c "$2" -t "$3" -- $set >>"$BATS_TEST_TMPDIR/verdicts" || return 1
+	done <"$BATS_TEST_TMPDIR/sets"
+	LC_ALL=C sort -u "$BATS_TEST_TMPDIR/verdicts"
+}
+
+@test "diagnose: every GCC-only flag of the tiny x86_64 build's command lines, by clang-19" {
+	need_tool clang-19
+	run -0 translate_cmds "$F/x86_64-tiny.cmds" clang-19 x86_64-linux-gnu
+	expect_file "$F/x86_64-tiny.clang-19.tsv"
+}
+
+@test "diagnose-cmd.awk: a GCC command becomes a clang -fsyntax-only one" {
+	printf '%s\t%s\t%s\n' -falign-jumps=1 drop - -Wimplicit-fallthrough=5 translate -Wimplicit-fallthrough \
+		-O2 keep - -Wno-packed-not-aligned drop - -Wno-main keep - >"$BATS_TEST_TMPDIR/t"
+	printf '7\t/b\t/s/a.c\t%s\n' "ccache gcc -Wp,-MMD,.a.o.d -nostdinc -I/s/include -include /s/k.h -O2 -falign-jumps=1 -Wno-main -Wimplicit-fallthrough=5 -Wno-packed-not-aligned -I ./d -DKBUILD_BASENAME='\"a\"' -c -o a.o /s/a.c" >"$BATS_TEST_TMPDIR/u"
+	run -0 awk -F '\t' -v table="$BATS_TEST_TMPDIR/t" -v clang=clang-19 -v pre=--target=x86_64-linux-gnu \
+		-v level=-Wno-sign-compare -v after=-Wno-packed-not-aligned -v drop=-Wno-main -v post=-fsyntax-only \
+		-f "$L/flag-words.awk" -f "$L/diagnose-cmd.awk" "$BATS_TEST_TMPDIR/u"
+	assert_output "$(printf '7\t/b\t/s/a.c\t%s' "clang-19 --target=x86_64-linux-gnu -nostdinc -I/s/include -include /s/k.h -O2 -Wimplicit-fallthrough -Wno-sign-compare -I ./d -DKBUILD_BASENAME='\"a\"' -fsyntax-only /s/a.c")"
+}
+
+# bats test_tags=kernel
+@test "diagnose: the tiny x86_64 GCC cell replayed with clang-19" {
+	local build=${KPARITY_BUILD:-$TOP/build}
+
+	need_tool clang-19
+	echo "# building x86_64/gcc (cached after the first run)" >&3
+	"$TOP/scripts/kernel-build.sh" -o "$build" -t x86_64 -c gcc >/dev/null
+	run -0 --separate-stderr "$D" -O "$build" -c clang-19 -o "$BATS_TEST_TMPDIR/out" "$build/kernel/x86_64-gcc"
+	assert_output --regexp "^diagnose: x86_64-gcc with clang-19: 602 units in [0-9]+s; both 0, only clang 0, only gcc 0, unparsable 0, crashed 0; report in $BATS_TEST_TMPDIR/out/diagnose.html\$"
+	run -0 jq -c '[.units, .counts, (.flags.translated | length), .clang.target]' "$BATS_TEST_TMPDIR/out/diagnose.json"
+	assert_output '[{"replayed":602,"host_not_replayed":15,"flag_sets":9,"ok":602,"unparsable":0,"crashed":0},{"both":0,"clang":0,"gcc":0,"unparsable":0,"crashed":0},16,"x86_64-linux-gnu"]'
+}
+
+@test "diagnose: every GCC-only flag of x86_64_defconfig's command line, by clang-19" {
+	need_tool clang-19
+	run -0 translate_cmds "$F/x86_64_defconfig.cmds" clang-19 x86_64-linux-gnu
+	expect_file "$F/x86_64_defconfig.clang-19.tsv"
+}
+
+@test "diagnose: every GCC-only flag of vexpress_defconfig's command lines, by clang-19" {
+	need_tool clang-19
+	run -0 translate_cmds "$F/vexpress_defconfig.cmds" clang-19 arm-linux-gnueabi
+	expect_file "$F/vexpress_defconfig.clang-19.tsv"
+}
+
+@test "make diagnose-diff: the two reports named by A= and B=" {
+	triage_fixture
+	run -0 make -s -C "$TOP" --no-print-directory diagnose-diff A="$BATS_TEST_TMPDIR/d.json" B="$BATS_TEST_TMPDIR/d.json"
+	assert_output "new 0 gone 0 unchanged 28"
+}
+
+@test "diagnose: diagnose.md counts the Clang-only findings by flag and by file" {
+	triage_fixture
+	run -0 "$TOP/scripts/diagnose-report.sh" "$BATS_TEST_TMPDIR/d.json" "$BATS_TEST_TMPDIR"
+	run -0 sed -n '/^## Only Clang, by flag/,/^## GCC/p' "$BATS_TEST_TMPDIR/diagnose.md"
+	assert_output "$(cat <<'EOF2'
+## Only Clang, by flag
+
+| flag | findings |
+|---|---|
+| -Wsign-compare | 6 |
+| (none) | 1 |
+| -Wuninitialized | 1 |
+
+## Only Clang, by file
+
+| file | findings |
+|---|---|
+| `include/linux/percpu-refcount.h` | 3 |
+| `kparity/t.c` | 2 |
+| `include/linux/bio.h` | 1 |
+| `include/linux/sbitmap.h` | 1 |
+| `kernel/exit.c` | 1 |
+
+## GCC's flags for Clang
+EOF2
+)"
+}
+
+# unsourced TREE: the entries of kbuild/kernel-clang-flags whose warning
+# or flag name the file they cite does not mention
+unsourced() {
+	local level when flag from rest name
+
+	while read -r level when flag from rest; do
+		case "$level" in '' | '#'*) continue ;; esac
+		name=${flag#-Werror=}
+		name=${name#-Wno-}
+		name=${name#-W}
+		name=${name#-D}
+		grep -qF -e "$name" "$1/$from" || echo "$flag $from"
+	done <"$TOP/kbuild/kernel-clang-flags"
+}
+
+@test "kernel-clang-flags: every flag is in the 6.1 file it cites" {
+	local build=${KPARITY_BUILD:-$TOP/build} src
+
+	src=$("$TOP/scripts/kernel-src.sh" -o "$build")
+	run -0 unsourced "$src"
+	assert_output ""
+}
+
+@test "diagnose: a cross GCC's prefix is Clang's target; a unit Clang cannot parse does not stop the run" {
+	need_tool clang-19
+	fake_build "$BATS_TEST_TMPDIR/b"
+	echo 'int y = ;' >"$BATS_TEST_TMPDIR/b.src/b.c"
+	jq -n --arg d "$BATS_TEST_TMPDIR/b" --arg s "$BATS_TEST_TMPDIR/b.src" '[
+		{directory: $d, file: "\($s)/a.c", command: "ccache arm-linux-gnueabi-gcc -nostdinc -O2 -mno-thumb-interwork -c -o a.o \($s)/a.c"},
+		{directory: $d, file: "\($s)/b.c", command: "ccache arm-linux-gnueabi-gcc -nostdinc -O2 -mno-thumb-interwork -c -o b.o \($s)/b.c"}]' \
+		>"$BATS_TEST_TMPDIR/b/compile_commands.json"
+	touch -d '1 minute' "$BATS_TEST_TMPDIR/b/compile_commands.json"
+	run -0 --separate-stderr "$D" -c clang-19 -j 1 -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/b"
+	run -0 jq -c '[.clang.target, .units.ok, .unparsable, [.flags.translated[] | [.flag, .decision, .units]]]' "$BATS_TEST_TMPDIR/out/diagnose.json"
+	assert_output '["arm-linux-gnueabi",1,[{"id":"unparsable|b.c","unit":"b.c","error":"b.c:1:9: expected expression"}],[["-mno-thumb-interwork","drop",2]]]'
+}
+
+@test "diagnose: V=1 shows each Clang command as it runs; the target comes from the tree's table" {
+	need_tool clang-19
+	fake_build "$BATS_TEST_TMPDIR/b"
+	V=1 run -0 --separate-stderr "$D" -c clang-19 -j 1 -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/b"
+	assert_equal "$(printf '%s\n' "$stderr" | grep -c "^cd $BATS_TEST_TMPDIR/b && { clang-19 --target=x86_64-linux-gnu -fintegrated-as ")" 1
+}
+
+@test "diagnose: a tree without scripts/Makefile.clang names no target, exit 2" {
+	need_tool clang-19
+	fake_build "$BATS_TEST_TMPDIR/b"
+	rm "$BATS_TEST_TMPDIR/b.src/scripts/Makefile.clang"
+	run -2 --separate-stderr "$D" -c clang-19 -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/b"
+	assert_equal "$stderr" "$(printf '%s\n' "FLAGS   b: 1 units" \
+		"diagnose.sh: cannot tell Clang's target for 'x86_64': no '$BATS_TEST_TMPDIR/b.src/scripts/Makefile.clang'")"
+}
