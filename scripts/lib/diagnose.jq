@@ -6,7 +6,8 @@
 # Usage: jq -n -R -L scripts/lib -f diagnose.jq with the --arg and
 # --rawfile values diagnose.sh passes:
 #   $clang_tsv   diagnose-parse.awk's records
-#   $gcc_tsv     warnings.sh -l of the GCC build's log
+#   $gcc_tsv     warnings.sh -l of the GCC build's log (the compiler's
+#                lines are GCC's; objtool, modpost, ... are not compared)
 #   $decisions   SET UNITS FLAG DECISION NEW CLASS WHY (flag-translate.sh -a)
 #   $commands    INDEX DIR FILE CLANG-COMMAND
 #   $src         the kernel tree (unit names are relative to it)
@@ -19,9 +20,9 @@ include "diagnose-lib";
       col: (.[6] | tonumber), text: .[7], notes: (.[8] | list), fixits: (.[9] | list)}] as $d
 | [$c[] | select(.[0] == "U") | {unit: .[1], status: .[2], first: .[3]}] as $u
 | [$c[] | select(.[0] == "R") | {unit: .[1], file: .[2]}] as $r
-| [rows($gcc_tsv)[]
-   | {kind: .[0], flag: .[1], file: .[2], line: (.[3] | split(":")[0] | tonumber? // null),
-      col: (.[3] | split(":")[1] // "" | tonumber? // null), text: .[4]}] as $g
+| [rows($gcc_tsv)[] | select(.[1] == "compiler")
+   | {kind: .[0], flag: .[2], file: .[3], line: (.[4] | split(":")[0] | tonumber? // null),
+      col: (.[4] | split(":")[1] // "" | tonumber? // null), text: .[5]}] as $g
 | (reduce ($g[] | select(.line != null)) as $x ({}; .["\($x.file):\($x.line)"] += [{flag: $x.flag, text: $x.text}])) as $gat
 | (reduce $d[] as $x ({}; .["\($x.file):\($x.line)"] = true)) as $cat
 | ([rows($commands)[] | {key: (.[2] | rel($src)), value: "cd \(.[1]) && \(.[3])"}] | from_entries) as $cmd
