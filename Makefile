@@ -53,8 +53,8 @@ srcs    := $(wildcard tools/kabi/*.c)
 objs    := $(patsubst tools/kabi/%.c,$(objdir)/%.o,$(srcs))
 
 KABI_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g \
-	       $(shell pkg-config --cflags libdw 2>/dev/null)
-KABI_LIBS   := $(shell pkg-config --libs libdw libelf 2>/dev/null || echo -ldw -lelf) -pthread
+	       $(shell pkg-config --cflags libdw libbpf 2>/dev/null)
+KABI_LIBS   := $(shell pkg-config --libs libdw libelf libbpf 2>/dev/null || echo -ldw -lelf -lbpf) -pthread
 ifeq ($(SANITIZE),1)
   KABI_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all \
 		 -fno-omit-frame-pointer -O1
