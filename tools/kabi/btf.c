@@ -29,6 +29,7 @@ struct bctx {
 	const char *parent;
 	const char *path;
 	const char *seg;
+	bool intrinsic; /* a typedef's: names depend on it alone */
 };
 
 struct breader {
@@ -40,8 +41,10 @@ struct breader {
 	const struct btf *btf;
 	uint32_t first, cnt; /* own types: [first, cnt) */
 	size_t ptr_size;
-	int64_t *align;	 /* members' alignment per own id, 0: unknown */
-	bool *anon_used; /* anonymous enums materialised by a use */
+	int64_t *align;		/* members' alignment per own id, 0: unknown */
+	bool *anon_used;	/* anonymous enums materialised by a use */
+	const char *(*memo)[2]; /* names per id and mode, when context free */
+	bool ctx_used; /* the spelling under way named by its context */
 	uint32_t active[KABI_MAX_TYPE_DEPTH]; /* anonymous ones being emitted */
 	unsigned nactive;
 	uint32_t spelling[KABI_MAX_TYPE_DEPTH + 1];
@@ -201,18 +204,19 @@ static void base_name(struct breader *r, const struct btf_type *t,
 	unsigned bits = t->size * 8;
 
 	if (btf_is_float(t)) {
-		sb_addf(out, "float%u", bits);
+		sb_add(out, "float");
 	} else if (btf_int_encoding(t) & BTF_INT_BOOL) {
+		sb_add(out, "bool");
 		if (bits == 8)
-			sb_add(out, "bool");
-		else
-			sb_addf(out, "bool%u", bits);
+			return;
 	} else if (name && strcmp(name, "char") == 0) {
 		sb_add(out, "char");
+		return;
 	} else {
-		sb_addf(out, "%sint%u",
-			btf_int_encoding(t) & BTF_INT_SIGNED ? "" : "u", bits);
+		sb_add(out,
+		       btf_int_encoding(t) & BTF_INT_SIGNED ? "int" : "uint");
 	}
+	sb_addu(out, bits);
 }
 
 static void add_quals(struct sb *b, unsigned q)
@@ -267,6 +271,8 @@ static void anon_name(struct breader *r, uint32_t id, enum bname_mode mode,
 		sb_add2(&full, ctx->path, ctx->seg);
 	else
 		sb_add(&full, "<anon>");
+	if (ctx && !ctx->intrinsic)
+		r->ctx_used = true;
 	name = bintern(r, sb_str(&full));
 	sb_release(&full);
 	sb_add2(out, kind_word(t), " ");
@@ -392,6 +398,7 @@ static void typedef_decl(struct breader *r, const struct btf_type *t,
 	sb_addf(&path, "%s.", name ? name : "<anon>");
 	tctx.path = sb_str(&path);
 	tctx.seg = "<anon>";
+	tctx.intrinsic = true;
 	bdecl(r, t->type, B_RESOLVED, &tctx, inner, out, quals);
 	sb_release(&path);
 }
@@ -409,11 +416,11 @@ static int named_decl(struct breader *r, uint32_t id, const struct btf_type *t,
 	} else if (btf_is_typedef(t)) {
 		sb_add(head, name ? name : "<anon>");
 	} else if (btf_is_composite(t) || btf_is_any_enum(t) || btf_is_fwd(t)) {
+		if (name || btf_is_fwd(t))
+			sb_add2(head, kind_word(t), name ? " " : " <anon>");
 		if (name)
-			sb_addf(head, "%s %s", kind_word(t), name);
-		else if (btf_is_fwd(t))
-			sb_addf(head, "%s <anon>", kind_word(t));
-		else
+			sb_add(head, name);
+		else if (!btf_is_fwd(t))
 			anon_name(r, id, mode, ctx, head);
 	} else {
 		bfail(r, "BTF kind %u used as a type at type ID %" PRIu32,
@@ -463,10 +470,10 @@ static void array_decl(struct breader *r, const struct btf_type *t,
 
 	sb_init(&tmp);
 	sb_add(&tmp, inner);
+	sb_add(&tmp, "[");
 	if (a->nelems)
-		sb_addf(&tmp, "[%" PRIu32 "]", a->nelems);
-	else
-		sb_add(&tmp, "[]");
+		sb_addu(&tmp, a->nelems);
+	sb_add(&tmp, "]");
 	bdecl(r, a->type, mode, ctx, sb_str(&tmp), out, quals);
 	sb_release(&tmp);
 }
@@ -549,18 +556,26 @@ static void bdecl(struct breader *r, uint32_t id, enum bname_mode mode,
 	r->depth--;
 }
 
+/* Interned name of type ID, memoised when its context does not show. */
 static const char *type_name(struct breader *r, uint32_t id,
 			     enum bname_mode mode, const struct bctx *ctx)
 {
+	bool outer = r->ctx_used;
 	const char *s;
 	struct sb out;
 
+	if (r->memo[id][mode])
+		return r->memo[id][mode];
 	if (r->depth == 0)
 		r->steps = 0;
+	r->ctx_used = false;
 	sb_init(&out);
 	bdecl(r, id, mode, ctx, "", &out, 0);
 	s = bintern(r, sb_str(&out));
 	sb_release(&out);
+	if (!r->ctx_used && !r->failed)
+		r->memo[id][mode] = s;
+	r->ctx_used |= outer;
 	return s;
 }
 
@@ -658,6 +673,7 @@ static void emit_composite(struct breader *r, uint32_t id, const char *name,
 	ctx.parent = bintern(r, sb_str(&full));
 	sb_add2(&path, name, ".");
 	ctx.path = sb_str(&path);
+	ctx.intrinsic = false;
 	if (!r->opts->compat)
 		t.natural_align = members_align(r, id, 0);
 	for (i = 0; i < n && !r->failed; i++) {
@@ -726,8 +742,9 @@ static void emit_typedef(struct breader *r, uint32_t id, const char *name)
 		sb_reset(&path);
 		sb_addf(&parent, "typedef %s", owner);
 		sb_addf(&path, "%s.", owner);
+		/* not intrinsic: CUR may be the anonymous type itself */
 		ctx = (struct bctx){ bintern(r, sb_str(&parent)), sb_str(&path),
-				     "<anon>" };
+				     "<anon>", false };
 		if (!t.resolved)
 			t.resolved = type_name(r, cur, B_RESOLVED, &ctx);
 		chain[t.n++] = type_name(r, cur, B_AS_WRITTEN, &ctx);
@@ -817,7 +834,9 @@ int btf_read_types(struct model *m, const char *path, const struct btf *btf,
 		r.ptr_size = sizeof(void *);
 	r.align = xcalloc(r.cnt - r.first + 1, sizeof(*r.align));
 	r.anon_used = xcalloc(r.cnt - r.first + 1, sizeof(*r.anon_used));
+	r.memo = xcalloc(r.cnt, sizeof(*r.memo));
 	read_types(&r);
+	free(r.memo);
 	free(r.align);
 	free(r.anon_used);
 	return r.failed ? -1 : 0;
