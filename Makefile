@@ -120,6 +120,19 @@ fuzz: deps-check
 bench-probes: deps-check
 	$(Q)scripts/bench-probes.sh -o $(O) $(if $(RUNS),-n $(RUNS))
 
+# ---- an external module against a distro kernel -------------------------
+# (Documentation/distro-modules.md)
+# KDIR=DIR     the kernel's configured tree or headers (/lib/modules/$(uname -r)/build)
+# M=DIR        the module's source, with its Kbuild or Makefile
+# COMPILER=    kernel (default: the one that built the kernel), gcc, gcc-N,
+#              clang or clang-N
+# VMLINUX=FILE the kernel's types from this vmlinux's DWARF, or
+# BTF=FILE     from this BTF; default /sys/kernel/btf/vmlinux when KDIR is
+#              the running kernel's
+.PHONY: module
+module: all
+	$(Q)scripts/module.sh -o '$(O)' -k '$(KDIR)' -m '$(M)' $(if $(COMPILER),-c '$(COMPILER)') $(if $(VMLINUX),-V '$(VMLINUX)') $(if $(BTF),-B '$(BTF)')
+
 # ---- the quilt series (Documentation/series.md) -------------------------
 # SRC=DIR      the kernel tree to work on (default: O's, see kernel-src.sh);
 #              not '-s DIR', which make takes for its own --silent
@@ -177,6 +190,7 @@ help:
 	@echo '  fuzz      fuzz kabi with libFuzzer, FUZZ_TIME seconds per harness'
 	@echo '  bench-probes  no-op kernel rebuild, stock Kbuild probes against the overlay'
 	@echo '  bench     kabi against pahole, codiff and abidiff on a distro vmlinux (RUNS=N)'
+	@echo '  module    build an external module (KDIR= M= COMPILER=) and check its layouts against the kernel'
 	@echo '  series-tree       extract the tree if needed, push the series, print its path'
 	@echo '  series-status     the quilt series: which patches the tree has'
 	@echo '  series-check      does the series apply to the pristine tree, and pass checkpatch'
@@ -190,3 +204,4 @@ help:
 	@echo '          TARGETS= COMPILERS= LLVM=-N KSRC=DIR (parity)'
 	@echo '          SRC=DIR PATCHES=DIR (series-*) JSON=1 (series-check) FRESH=1 DISCARD=1 (series-tree)'
 	@echo '          TARGET= COMPILERS= (series-bisect) PHASE=before|after (series-survey)'
+	@echo '          KDIR= M= COMPILER=kernel|gcc|clang|clang-N VMLINUX= BTF= (module)'

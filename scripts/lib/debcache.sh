@@ -31,23 +31,47 @@ deb_fetch() {
 	echo "$deb"
 }
 
-# deb_unpack CACHE PKG: the directory PKG's files are unpacked into,
-# CACHE/root/PKG/, shared by the packages unpacked beside it
-deb_unpack() {
-	local cache="$1" pkg="$2" deb dir tmp
+# deb_root CACHE NAME PKG...: the directory CACHE/root/NAME/ with the
+# files of every PKG unpacked into it, once (relative symlinks between
+# packages, such as the headers' scripts/, then resolve)
+deb_root() {
+	local cache="$1" name="$2" dir tmp pkg deb
 
-	dir="$cache/root/$pkg"
+	shift 2
+	dir="$cache/root/$name"
 	if [ ! -f "$dir/.unpacked" ]; then
-		deb=$(deb_fetch "$cache/deb" "$pkg")
-		step UNPACK "$pkg" >&2
-		tmp="$cache/root/.$pkg.tmp"
+		tmp="$cache/root/.$name.tmp"
 		rm -rf "$tmp" "$dir"
 		mkdir -p "$tmp"
-		dpkg-deb -x "$deb" "$tmp" || die "cannot unpack '$deb'"
+		for pkg in "$@"; do
+			deb=$(deb_fetch "$cache/deb" "$pkg")
+			step UNPACK "$pkg" >&2
+			dpkg-deb -x "$deb" "$tmp" || die "cannot unpack '$deb'"
+		done
 		: >"$tmp/.unpacked"
 		mv "$tmp" "$dir"
 	fi
 	echo "$dir"
+}
+
+# debian_headers CACHE KVER: Debian's headers for KVER (its package, the
+# common one and linux-kbuild), unpacked once; prints the tree to give
+# as KDIR. The tree's Makefile includes the common headers by their
+# installed path, which is pointed at the unpacked copy.
+debian_headers() {
+	local cache="$1" kver="$2" root tree common
+
+	root=$(deb_root "$cache" "headers-$kver" "linux-headers-$kver" \
+		"linux-headers-${kver%-*-*}-common" linux-kbuild-6.1)
+	tree="$root/usr/src/linux-headers-$kver"
+	common="$root/usr/src/linux-headers-${kver%-*-*}-common"
+	[ -f "$tree/.config" ] || die "no '$tree/.config' in the headers of $kver"
+	if ! grep -q "^include $common/Makefile\$" "$tree/Makefile"; then
+		sed "s|^include /usr/src/linux-headers-${kver%-*-*}-common/Makefile\$|include $common/Makefile|" \
+			"$tree/Makefile" >"$tree/Makefile.tmp"
+		mv "$tree/Makefile.tmp" "$tree/Makefile"
+	fi
+	echo "$tree"
 }
 
 # extract_vmlinux_script CACHE: the kernel tree's scripts/extract-vmlinux,
@@ -76,7 +100,7 @@ image_vmlinux() {
 
 	out="$cache/btf/vmlinux-$kver"
 	if [ ! -f "$out" ]; then
-		root=$(deb_unpack "$cache" "linux-image-$kver")
+		root=$(deb_root "$cache" "image-$kver" "linux-image-$kver")
 		xv=$(extract_vmlinux_script "$cache")
 		mkdir -p "$cache/btf"
 		step EXTRACT "vmlinux-$kver" >&2
@@ -85,4 +109,19 @@ image_vmlinux() {
 		mv "$out.tmp" "$out"
 	fi
 	echo "$out"
+}
+
+# debian_abi: the newest ABI N of Debian's 6.1 cloud kernel that apt knows
+# (linux-headers-6.1.0-N-cloud-amd64), or $KPARITY_DISTRO_ABI
+debian_abi() {
+	local n
+
+	if [ -n "${KPARITY_DISTRO_ABI:-}" ]; then
+		echo "$KPARITY_DISTRO_ABI"
+		return 0
+	fi
+	n=$(apt-cache pkgnames linux-headers-6.1.0- 2>/dev/null |
+		sed -n 's/^linux-headers-6\.1\.0-\([0-9]*\)-cloud-amd64$/\1/p' | sort -n | tail -n 1)
+	[ -n "$n" ] || die "apt knows no linux-headers-6.1.0-N-cloud-amd64 (apt-get update?)"
+	echo "$n"
 }
