@@ -35,7 +35,7 @@ check its types against the kernel's.
   -c COMPILER  kernel (default: the one that built the kernel), gcc, gcc-N,
                clang or clang-N
   -o BUILDDIR  where the log, the flag decisions and the check go
-               (default: build); kabi is BUILDDIR/kabi
+               (default: build); kabi is BUILDDIR/kabi, else the installed one
   -V VMLINUX   the kernel's types from this vmlinux's DWARF
   -B BTF       the kernel's types from this BTF (raw, or a vmlinux with .BTF);
                default /sys/kernel/btf/vmlinux when KDIR is the running
@@ -302,8 +302,10 @@ main() {
 	shift $((OPTIND - 1))
 	[ $# -eq 0 ] || { usage >&2; exit 2; }
 	check_inputs
+	# this checkout's kabi, or an installed one
 	kabi="$(abspath "$builddir")/kabi"
-	[ "$check" = 0 ] || [ -x "$kabi" ] || die "no '$kabi': run 'make' first"
+	[ -x "$kabi" ] || kabi=$(command -v kabi || echo "$kabi")
+	[ "$check" = 0 ] || [ -x "$kabi" ] || die "no '$kabi' and no kabi installed: run 'make' first"
 	read_kernel
 	pick "$compiler"
 	say_toolchain
