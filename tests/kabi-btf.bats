@@ -57,6 +57,29 @@ bad() {
 	done
 }
 
+@test "kabi btf: function-local types and per-unit anonymous enum copies are normalised" {
+	for cc in gcc clang; do
+		cc_obj "$cc" "$T/a.o" tests/fixtures/kabi-btf/unit-a.c
+		cc_obj "$cc" "$T/b.o" tests/fixtures/kabi-btf/unit-b.c
+		ld -r "$T/a.o" "$T/b.o" -o "$T/ab.o"
+		pahole -J --btf_encode_detached="$T/ab.btf" "$T/ab.o"
+		# what DWARF alone gives: the enum twice, the local struct not
+		run -0 "$KABI" dump --kind enum --kind struct "$T/ab.o"
+		assert_output - <<'OUT'
+enum <anon:MODE_A> size=4 underlying="uint32" decl=tests/fixtures/kabi-btf/units.h:3
+	enumerator MODE_A value=0
+	enumerator MODE_B value=1
+enum kp_mode_t.<anon> size=4 underlying="uint32" decl=tests/fixtures/kabi-btf/units.h:3
+	enumerator MODE_A value=0
+	enumerator MODE_B value=1
+OUT
+		run -0 "$KABI" diff "$T/ab.o" "$T/ab.btf"
+		assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 3 unchanged, 0 suppressed"
+		run -0 "$KABI" dump --type local_rec "$T/ab.btf"
+		assert_line --index 0 "struct local_rec size=16"
+	done
+}
+
 @test "kabi btf: the dump of BTF is the DWARF dump without what BTF lacks" {
 	btf_of gcc bitfields
 	run -0 "$KABI" dump "$T/bitfields-gcc.btf"
