@@ -24,9 +24,9 @@ setup_file() {
 	abi=$(debian_abi)
 	export KVER="6.1.0-$abi-cloud-amd64"
 	export KDIR_DEB MOD_SRC BTF_DEB BUILD="$build"
-	KDIR_DEB=$(debian_headers "$cache" "$KVER" 2>/dev/null)
-	BTF_DEB=$(image_vmlinux "$cache" "$KVER" 2>/dev/null)
-	MOD_SRC=$(deb_root "$cache" acpi-call acpi-call-dkms 2>/dev/null)
+	KDIR_DEB=$(debian_headers "$cache" "$KVER")
+	BTF_DEB=$(image_vmlinux "$cache" "$KVER")
+	MOD_SRC=$(deb_root "$cache" acpi-call acpi-call-dkms)
 	MOD_SRC=$(echo "$MOD_SRC"/usr/src/acpi-call-*)
 }
 
