@@ -55,8 +55,8 @@ srcs    := $(wildcard tools/kabi/*.c)
 objs    := $(patsubst tools/kabi/%.c,$(objdir)/%.o,$(srcs))
 
 KABI_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g \
-	       $(shell pkg-config --cflags libdw 2>/dev/null)
-KABI_LIBS   := $(shell pkg-config --libs libdw libelf 2>/dev/null || echo -ldw -lelf) -pthread
+	       $(shell pkg-config --cflags libdw libbpf 2>/dev/null)
+KABI_LIBS   := $(shell pkg-config --libs libdw libelf libbpf 2>/dev/null || echo -ldw -lelf -lbpf) -pthread
 ifeq ($(SANITIZE),1)
   KABI_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all \
 		 -fno-omit-frame-pointer -O1
@@ -128,6 +128,19 @@ fuzz: deps-check
 bench-probes: deps-check
 	$(Q)scripts/bench-probes.sh -o $(O) $(if $(RUNS),-n $(RUNS))
 
+# ---- an external module against a distro kernel -------------------------
+# (Documentation/distro-modules.md)
+# KDIR=DIR     the kernel's configured tree or headers (/lib/modules/$(uname -r)/build)
+# M=DIR        the module's source, with its Kbuild or Makefile
+# COMPILER=    kernel (default: the one that built the kernel), gcc, gcc-N,
+#              clang or clang-N
+# VMLINUX=FILE the kernel's types from this vmlinux's DWARF, or
+# BTF=FILE     from this BTF; default /sys/kernel/btf/vmlinux when KDIR is
+#              the running kernel's
+.PHONY: module
+module: all
+	$(Q)scripts/module.sh -o '$(O)' -k '$(KDIR)' -m '$(M)' $(if $(COMPILER),-c '$(COMPILER)') $(if $(VMLINUX),-V '$(VMLINUX)') $(if $(BTF),-B '$(BTF)')
+
 # ---- the quilt series (Documentation/series.md) -------------------------
 # SRC=DIR      the kernel tree to work on (default: O's, see kernel-src.sh);
 #              not '-s DIR', which make takes for its own --silent
@@ -198,6 +211,7 @@ help:
 	@echo '  fuzz      fuzz kabi with libFuzzer, FUZZ_TIME seconds per harness'
 	@echo '  bench-probes  no-op kernel rebuild, stock Kbuild probes against the overlay'
 	@echo '  bench     kabi against pahole, codiff and abidiff on a distro vmlinux (RUNS=N)'
+	@echo '  module    build an external module (KDIR= M= COMPILER=) and check its layouts against the kernel'
 	@echo '  series-tree       extract the tree if needed, push the series, print its path'
 	@echo '  series-status     the quilt series: which patches the tree has'
 	@echo '  series-check      does the series apply to the pristine tree, and pass checkpatch'
@@ -214,3 +228,4 @@ help:
 	@echo '          SRC=DIR PATCHES=DIR (series-*) JSON=1 (series-check) FRESH=1 DISCARD=1 (series-tree)'
 	@echo '          TARGET= COMPILERS= (series-bisect) PHASE=before|after COMPILERS= (series-survey)'
 	@echo '          COMPILERS=all|NAME... (parity, probes, series-*; scripts/targets/compilers.list)'
+	@echo '          KDIR= M= COMPILER=kernel|gcc|clang|clang-N VMLINUX= BTF= (module)'

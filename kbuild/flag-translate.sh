@@ -36,6 +36,9 @@ CLASS is abi, security, tracing, codegen, diag or unknown (kbuild/gcc-flags).
   -t TRIPLE  compile for TRIPLE (--target=TRIPLE), as a cross build does
   -a         print the flags kept as they are too (keep FLAG - - -)
   -o         print the translated command line instead, one word per line
+  -d FILE    do not judge: apply the decisions FILE holds (this script's
+             output, with or without -a); flags it does not name are kept.
+             With -o this is the compiler wrapper's fast path.
 USAGE
 }
 
@@ -88,7 +91,9 @@ judge() {
 	done
 }
 
-# command_line DECISIONS ARG...: the translated words, one per line
+# command_line DECISIONS ARG...: the translated words, one per line; a
+# flag DECISIONS does not name is kept (with -d, a flag the saved
+# decisions never met: the probes' own options, a file's extra flags)
 command_line() {
 	local decisions="$1"
 
@@ -98,10 +103,11 @@ command_line() {
 }
 
 main() {
-	local cc=clang triple="" all=0 cmdline=0
+	local cc=clang triple="" all=0 cmdline=0 saved=""
 
-	while getopts c:t:aoh opt; do
+	while getopts c:t:aod:h opt; do
 		case "$opt" in
+		d) saved="$OPTARG" ;;
 		c) cc="$OPTARG" ;;
 		t) triple="$OPTARG" ;;
 		a) all=1 ;;
@@ -111,6 +117,12 @@ main() {
 		esac
 	done
 	shift $((OPTIND - 1))
+	if [ -n "$saved" ]; then
+		[ -r "$saved" ] || die "cannot read the decisions '$saved'"
+		[ "$cmdline" = 1 ] || die "-d applies saved decisions to a command line: give -o too"
+		command_line "$saved" "$@"
+		return 0
+	fi
 	command -v "$cc" >/dev/null 2>&1 || die "no compiler '$cc' (install it, or name another with -c)"
 
 	# global: the EXIT trap removes it

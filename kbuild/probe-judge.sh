@@ -187,6 +187,31 @@ strict_run() {
 		run_capture $tool_run_words $b $opt -v ;;
 	esac
 	judge
+	base_alone "$tmp" "$b"
+}
+
+# base_alone TMP BASE: a compile probe that failed without naming its
+# option is asked again without it; when the base flags alone fail, the
+# answer is n for every option, and the reason says so (base-rejected,
+# with the diagnostic in base_err) rather than blaming the option
+base_alone() {
+	local rc0="$rc" err0="$err"
+
+	[ "$reason" = failed ] || return 0
+	case "$macro" in
+	cc-option | cc-option-yn | __cc-option | cc-disable-warning)
+		# shellcheck disable=SC2086 # flag lists split on whitespace
+		run_capture $tool_run_words $2 -Wno-error -c -x c /dev/null -o "$1" ;;
+	as-option)
+		# shellcheck disable=SC2086
+		run_capture $tool_run_words $2 -Wno-error -c -x assembler-with-cpp /dev/null -o "$1" ;;
+	*) return 0 ;;
+	esac
+	if [ "$rc" -ne 0 ]; then
+		base_err=$(printf '%s\n' "$err" | grep -m1 -E 'error|unknown|unrecognized' || printf '%s\n' "$err" | head -n 1)
+		reason=base-rejected
+	fi
+	rc="$rc0" err="$err0"
 }
 
 # try_run TMPDIR: stock try-run: the command's exit status decides

@@ -69,6 +69,16 @@ verbose() {
 	[ "$verbose" = 0 ] || warn "$@"
 }
 
+# base_rejected: say once per build directory that the tool rejects the
+# base flags themselves, so that every probe's n is not the option's fault
+base_rejected() {
+	local mark="${dir:+$dir/base-rejected}"
+
+	[ -z "$mark" ] || [ ! -f "$mark" ] || return 0
+	warn "$tool_run_words rejects the base flags alone, so every $macro probe answers n: $base_err (a GCC kernel's flags for another compiler: kbuild/flag-translate.sh)"
+	[ -z "$mark" ] || : >"$mark" 2>/dev/null || :
+}
+
 # answer_probe: answer one probe, from the cache when it has the answer
 answer_probe() {
 	local file="" store=0 ld_hash=-
@@ -96,6 +106,7 @@ answer_probe() {
 		return 0
 	fi
 	live
+	[ "$reason" != base-rejected ] || base_rejected
 	[ "$store" = 0 ] || cache_write "$file" "$answer:$reason:$stock"
 	audit_line live
 	echo "$answer"

@@ -20,6 +20,8 @@ PROG=bench.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/lib/common.sh
 . "$TOPDIR/scripts/lib/common.sh"
+# shellcheck source=scripts/lib/debcache.sh
+. "$TOPDIR/scripts/lib/debcache.sh"
 TIME=/usr/bin/time
 
 # The distro pair: Debian's debug vmlinux of two consecutive ABIs.
@@ -30,6 +32,9 @@ DUMP_WALL_MAX=0.25
 DUMP_RSS_MAX=0.25
 DIFF_WALL_MAX=0.10
 DIFF_RSS_MAX_KB=1048576
+# kabi dump of the new ABI's BTF (its linux-image vmlinuz) against pahole -F btf.
+BTF_WALL_MAX=0.5
+BTF_RSS_MAX=1.0
 ABIDIFF_FACTOR=50
 
 usage() {
@@ -94,15 +99,7 @@ fetch() {
 
 	want=$(vmlinux_path "$1")
 	[ ! -f "$want" ] || return 0
-	mkdir -p "$cache/dbg"
-	deb=$(find "$cache/dbg" -maxdepth 1 -name "${pkg}_*.deb" | head -n 1)
-	if [ -z "$deb" ]; then
-		step FETCH "$pkg"
-		(cd "$cache/dbg" && apt-get download "$pkg" >>"$cache/dbg/dl.log" 2>&1) ||
-			die "apt-get download $pkg failed; see '$cache/dbg/dl.log'"
-		deb=$(find "$cache/dbg" -maxdepth 1 -name "${pkg}_*.deb" | head -n 1)
-		[ -n "$deb" ] || die "apt-get download left no ${pkg}_*.deb in '$cache/dbg'"
-	fi
+	deb=$(deb_fetch "$cache/dbg" "$pkg")
 	step EXTRACT "$pkg"
 	tmp="$cache/dbg/.$pkg.tmp"
 	rm -rf "$tmp"
@@ -208,6 +205,21 @@ runs() {
 	measure "abidiff-$pair" /dev/null timeout "$abi_timeout" abidiff "$old" "$new"
 }
 
+# runs_btf VMLINUX: RUNS rounds of kabi, pahole and bpftool reading the
+# BTF of VMLINUX
+runs_btf() {
+	local i=1
+
+	while [ "$i" -le "$nruns" ]; do
+		step RUN "btf $i/$nruns"
+		measure kabi-dump-btf "$work/kabi-dump-btf.out.$i" "$kabi" dump "$1"
+		kabi_ok kabi-dump-btf
+		measure pahole-btf /dev/null pahole -F btf "$1"
+		measure bpftool-btf /dev/null bpftool btf dump file "$1" format c
+		i=$((i + 1))
+	done
+}
+
 # ---- checks ---------------------------------------------------------------
 
 # check NAME PASS DETAIL: record one check
@@ -243,7 +255,7 @@ codiff_structs() {
 
 # check_codiff PAIR OLD NEW: kabi reports every struct codiff reports
 check_codiff() {
-	local pair="$1" old="$2" new="$3" names n reported="" local_only="" missed=""
+	local pair="$1" old="$2" new="$3" names n reported="" local_only="" missed="" st
 	local name="$pair: every struct codiff reports as changed is reported by kabi"
 
 	if [ "$(status "codiff-$pair")" != 0 ]; then
@@ -260,8 +272,11 @@ check_codiff() {
 	for n in $names; do
 		set -- "$@" --type "struct $n" --type "union $n"
 	done
-	"$kabi" dump "$@" "$old" "$new" >"$work/codiff-types-$pair" 2>"$work/t1.err" ||
-		die "kabi dump --type failed"
+	st=0
+	"$kabi" dump "$@" "$old" "$new" >"$work/codiff-types-$pair" 2>"$work/t1.err" || st=$?
+	# 2: no --type selects a type, every struct codiff names is local to
+	# a function; the loop below says so
+	[ "$st" = 0 ] || [ "$st" = 2 ] || die "kabi dump --type failed: $(head -n 1 "$work/t1.err")"
 	for n in $names; do
 		if grep -Eq "^(struct|union) $n( |\$)" "$work/kabi-diff-$pair.out.1"; then
 			reported="$reported $n"
@@ -356,6 +371,15 @@ targets_dump() {
 	[ "$(status "pahole-$1")" = 0 ] && le "$rw" "$DUMP_WALL_MAX" && le "$rr" "$DUMP_RSS_MAX" && verdict=PASS || verdict=FAIL
 }
 
+targets_btf() {
+	local rw rr
+
+	target="wall <= $BTF_WALL_MAX, rss <= $BTF_RSS_MAX"
+	rw=$(ratio "$(run_median kabi-dump-btf 3)" "$(run_median pahole-btf 3)")
+	rr=$(ratio "$(run_median kabi-dump-btf 5)" "$(run_median pahole-btf 5)")
+	[ "$(status pahole-btf)" = 0 ] && le "$rw" "$BTF_WALL_MAX" && le "$rr" "$BTF_RSS_MAX" && verdict=PASS || verdict=FAIL
+}
+
 targets_diff() {
 	local rw
 
@@ -403,6 +427,12 @@ report() {
 		[ "$p" != distro ] || targets_abidiff "$p"
 		[ "$verdict" != FAIL ] || fails=$((fails + 1))
 		row "diff-$p-abidiff" "diff $label" "kabi-diff-$p" "abidiff-$p" abidiff
+		[ "$p" = distro ] || continue
+		targets_btf
+		[ "$verdict" != FAIL ] || fails=$((fails + 1))
+		row dump-btf-pahole "dump btf" kabi-dump-btf pahole-btf pahole
+		target="" verdict=info
+		row dump-btf-bpftool "dump btf" kabi-dump-btf bpftool-btf bpftool
 	done
 
 	printf '\nkabi dump peak RSS:'
@@ -477,7 +507,7 @@ main() {
 
 	kabi="$builddir/kabi"
 	[ -x "$kabi" ] || die "no '$kabi': run 'make' first"
-	for t in pahole codiff abidiff timeout readelf; do
+	for t in pahole codiff abidiff timeout readelf bpftool; do
 		command -v "$t" >/dev/null || die "cannot find $t (scripts/deps.sh bench)"
 	done
 	[ -x "$TIME" ] || die "cannot find GNU time at $TIME (scripts/deps.sh bench)"
@@ -509,6 +539,7 @@ main() {
 		info_distro=$(debug_info_bytes "$distro_new")
 		pairs="distro tiny"
 		runs distro "$distro_old" "$distro_new"
+		runs_btf "$(image_vmlinux "$cache" "6.1.0-$2-cloud-amd64")"
 	fi
 	runs tiny "$old" "$new"
 	for t in $pairs; do

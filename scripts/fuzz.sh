@@ -32,7 +32,7 @@ build_harness() {
 	clang -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-I "$TOPDIR/tools/kabi" "$TOPDIR/tools/kabi/fuzz/fuzz-$1.c" $srcs \
-		-ldw -lelf -o "$fuzzdir/fuzz-$1"
+		-ldw -lelf -lbpf -o "$fuzzdir/fuzz-$1"
 }
 
 # seed CC OUT SRC FLAGS...: one corpus object; a missing cross compiler
@@ -59,11 +59,18 @@ make_corpus() {
 		seed clang "$corpus/$b-a64be.o" "$src" --target=aarch64_be-linux-gnu
 		seed arm-linux-gnueabi-gcc "$corpus/$b-arm32.o" "$src"
 	done
+	# BTF of the GCC objects, raw, as pahole writes it for a kernel
+	for o in "$corpus"/*-gcc5.o; do
+		pahole -J --btf_gen_floats --btf_encode_detached="${o%.o}.btf" "$o" 2>/dev/null ||
+			step SKIP "${o%.o}.btf"
+	done
 	# the diff harness takes two objects joined by its separator
 	for a in "$corpus"/*-gcc5.o; do
 		b=${a%-gcc5.o}-clang4.o
 		[ -f "$b" ] || continue
 		{ cat "$a"; printf 'KABI-FUZZ-SPLIT'; cat "$b"; } >"$fuzzdir/corpus-diff/$(basename "$a" .o).pair"
+		[ -f "${a%.o}.btf" ] || continue
+		{ cat "$a"; printf 'KABI-FUZZ-SPLIT'; cat "${a%.o}.btf"; } >"$fuzzdir/corpus-diff/$(basename "$a" .o)-btf.pair"
 	done
 }
 

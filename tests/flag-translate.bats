@@ -6,6 +6,10 @@ load common
 
 FT="$TOP/kbuild/flag-translate.sh"
 
+setup() {
+	T=$BATS_TEST_TMPDIR
+}
+
 # The flags Debian's GCC-built 6.1 cloud kernel hands an external module,
 # which Clang 14 rejects, with a path, a macro and an include around them.
 GCC_FLAGS=(-O2 -mfunction-return=thunk-extern -fconserve-stack -mrecord-mcount
@@ -35,6 +39,16 @@ GCC_FLAGS=(-O2 -mfunction-return=thunk-extern -fconserve-stack -mrecord-mcount
 	assert_output "$(printf '%s\n' -O2 -ftrivial-auto-var-init=zero \
 		-enable-trivial-auto-var-init-zero-knowing-it-will-be-removed-from-clang \
 		-I include -include foo.h -DX=1 -Wall -pg -mfentry)"
+}
+
+@test "-d: saved decisions applied without judging; flags they do not name are kept" {
+	run -0 "$FT" -d "$TOP/tests/fixtures/flags/clang-14.tsv" -o -- \
+		-O2 -fconserve-stack -Wno-new-one -ftrivial-auto-var-init=zero -I include -c x.c
+	assert_output "$(printf '%s\n' -O2 -Wno-new-one -ftrivial-auto-var-init=zero \
+		-enable-trivial-auto-var-init-zero-knowing-it-will-be-removed-from-clang \
+		-I include -c x.c)"
+	run -2 --separate-stderr "$FT" -d "$T/none.tsv" -o -- -O2
+	assert_equal "$stderr" "flag-translate.sh: cannot read the decisions '$T/none.tsv'"
 }
 
 @test "a flag no rule knows is dropped with Clang's own words" {

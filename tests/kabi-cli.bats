@@ -25,7 +25,7 @@ setup() {
 	run -0 "$KABI" --help
 	assert_output - <<'OUT'
 usage: kabi [--version] [--help] VERB [ARGS]
-Dump and diff struct, union, enum and typedef layouts from DWARF.
+Dump and diff struct, union, enum and typedef layouts from DWARF or BTF.
 Verbs:
   dump   print the types of one or more builds
   diff   compare the types of two builds

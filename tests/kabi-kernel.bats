@@ -40,6 +40,29 @@ setup_file() {
 	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 2959 unchanged, 0 suppressed, 115 on one side left out"
 }
 
+# btf_of VMLINUX OUT: the BTF pahole makes of VMLINUX's DWARF, with the
+# flags Linux 6.1's build gives pahole 1.24 (scripts/pahole-flags.sh):
+# what CONFIG_DEBUG_INFO_BTF would embed, without building the kernel
+# again (pahole's complaints about Clang's DW_TAG_label go to a file)
+btf_of() {
+	pahole -J --btf_gen_floats -j --lang_exclude=rust --btf_encode_detached="$2" "$1" \
+		2>"$BATS_TEST_TMPDIR/pahole.err"
+}
+
+@test "kabi kernel: the gcc cell's DWARF and its BTF diff to nothing" {
+	need_tool pahole
+	btf_of "$GCC_VM" "$BATS_TEST_TMPDIR/gcc.btf"
+	run -0 "$KABI" diff "$GCC_VM" "$BATS_TEST_TMPDIR/gcc.btf"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 3080 unchanged, 0 suppressed"
+}
+
+@test "kabi kernel: the clang cell's DWARF and its BTF diff to nothing" {
+	need_tool pahole
+	btf_of "$CLANG_VM" "$BATS_TEST_TMPDIR/clang.btf"
+	run -0 "$KABI" diff "$CLANG_VM" "$BATS_TEST_TMPDIR/clang.btf"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 2965 unchanged, 0 suppressed"
+}
+
 @test "kabi kernel: declarations are relative to the source tree" {
 	run -0 "$KABI" dump --root "$KSRC_DIR" --type task_struct --kind struct "$GCC_VM"
 	assert_line --index 0 "struct task_struct size=6080 align=64 decl=include/linux/sched.h:737"

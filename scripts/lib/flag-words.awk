@@ -11,8 +11,9 @@
 #   fw_load(FILE)   read a decision table: flag-translate.sh -a's lines,
 #                   FLAG TAB keep|translate|drop TAB NEW TAB CLASS TAB WHY
 #   fw_apply(WORD)  the words a judged WORD becomes, separated by single
-#                   spaces: itself (keep), its translation (translate), or
-#                   "" (drop, or a flag the table does not hold)
+#                   spaces: itself (keep, or a flag the table does not
+#                   hold: saved decisions never met it), its translation
+#                   (translate), or "" (drop)
 
 function fw_kind(w) {
 	if (w ~ /^(-include|-imacros|-isystem|-iquote|-idirafter|-MF|-MT|-MQ|-o|-x|-target)$/)
@@ -36,7 +37,7 @@ function fw_load(file,    line, f, n) {
 }
 
 function fw_apply(w,    s) {
-	if (fw_dec[w] == "keep")
+	if (!(w in fw_dec) || fw_dec[w] == "keep")
 		return w
 	if (fw_dec[w] == "translate") {
 		s = fw_new[w]

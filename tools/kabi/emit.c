@@ -282,9 +282,11 @@ void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
 	ctx.path = sb_str(&path);
 	if (attr_size(r, die, &v) == 1)
 		t.size = (int64_t)v;
-	if (attr_udata(r, die, DW_AT_alignment, &v) == 1)
+	/* BTF records no alignment: the compat model has none */
+	if (!r->opts->compat && attr_udata(r, die, DW_AT_alignment, &v) == 1)
 		t.align = (int64_t)v;
-	t.natural_align = members_align(r, die, 0);
+	if (!r->opts->compat)
+		t.natural_align = members_align(r, die, 0);
 	get_decl(r, die, &t);
 
 	rc = dwarf_child(die, &c);

@@ -156,6 +156,9 @@ void model_free(struct model *m);
 void model_add(struct model *m, const struct ktype *t);
 /* Add every type of SRC to DST (strings re-interned). */
 void model_merge(struct model *dst, const struct model *src);
+/* Drop each "<anon:FIRST>" enum (one no use named) that a use names
+ * elsewhere in M: BTF holds one copy of an enum, DWARF one per unit. */
+void model_drop_anon_enum_copies(struct model *m);
 /* Sort types into dump order. */
 void model_sort(struct model *m);
 uint64_t ktype_hash(const struct ktype *t);
@@ -170,11 +173,18 @@ const char *enum_value_str(char *buf, const struct ktype *t,
 
 /* ---- read.c ---------------------------------------------------------- */
 
+enum kabi_format { FORMAT_AUTO, FORMAT_DWARF, FORMAT_BTF };
+
 struct read_opts {
 	const char **roots; /* path prefixes to strip from decl_file */
 	size_t nroots;
 	const char *debug_dir; /* of separate debug files; NULL: /usr/lib/debug */
 	size_t threads;	       /* per input; 0 or 1: read on the caller's */
+	enum kabi_format format; /* FORMAT_AUTO: DWARF if present, else BTF */
+	const char *base_btf;	 /* base of split BTF (a module's) */
+	/* leave out what BTF cannot say, in either reader, so that DWARF
+	 * and BTF of one build give one model (kabi(1), "BTF") */
+	bool compat;
 };
 
 /* Read every named type of PATH into M.  On failure set *ERR to the one
@@ -183,6 +193,18 @@ struct read_opts {
  * prints or touches global state, so files may be read on threads. */
 int read_file(struct model *m, const char *path, const struct read_opts *o,
 	      char **err);
+
+/* ---- btf.c, btf-load.c ---------------------------------------------- */
+
+/* As read_file, from BTF: a raw file or an ELF file's .BTF section; with
+ * o->base_btf, split BTF on that base. */
+int read_btf(struct model *m, const char *path, const struct read_opts *o,
+	     char **err);
+/* The format FORMAT_AUTO picks for PATH; 0, or -1 with *ERR set. */
+int input_format(const char *path, enum kabi_format *f, char **err);
+/* read_file or read_btf, as o->format says or PATH holds. */
+int read_input(struct model *m, const char *path, const struct read_opts *o,
+	       char **err);
 
 /* ---- filter.c -------------------------------------------------------- */
 

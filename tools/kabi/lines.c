@@ -484,6 +484,8 @@ void get_decl(struct reader *r, Dwarf_Die *die, struct ktype *t)
 {
 	Dwarf_Word file, line;
 
+	if (r->opts->compat)
+		return; /* BTF has no declaration files */
 	if (attr_udata(r, die, DW_AT_decl_file, &file) == 1) {
 		t->decl_file = decl_file_name(r, file);
 		if (attr_udata(r, die, DW_AT_decl_line, &line) == 1)

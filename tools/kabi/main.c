@@ -63,8 +63,11 @@ static const struct cmd cmds[] = {
 	  "  --debug-dir DIR  separate debug files of stripped FILEs (default /usr/lib/debug)\n"
 	  "  --threads N    read on N threads (default: one per CPU)\n"
 	  "  --max-memory SIZE  stop when types and names need more (default 4G, 0: none)\n"
+	  "  --format F     read dwarf or btf (default: DWARF if the file has it, else BTF)\n"
+	  "  --base-btf FILE  the kernel BTF that a module's split BTF builds on\n"
 	  "  -o FILE        write to FILE (atomically) instead of standard output\n",
-	  1, -1, "json root type kind debug-dir threads max-memory output" },
+	  1, -1,
+	  "json root type kind debug-dir threads max-memory format base-btf output" },
 	{ "diff", cmd_diff,
 	  "usage: kabi diff [--json] [--only-layout] [--only-common]\n"
 	  "                 [--suppressions FILE] [--root DIR]... [--type NAME]...\n"
@@ -81,10 +84,13 @@ static const struct cmd cmds[] = {
 	  "  --debug-dir DIR      separate debug files of stripped inputs (default /usr/lib/debug)\n"
 	  "  --threads N          read on N threads (default: one per CPU)\n"
 	  "  --max-memory SIZE    stop when types and names need more (default 4G, 0: none)\n"
+	  "  --format F           read dwarf or btf (default: DWARF if the file has it, else BTF)\n"
+	  "  --base-btf FILE      the kernel BTF that a module's split BTF builds on\n"
 	  "  -o FILE              write to FILE (atomically) instead of standard output\n"
+	  "DWARF against BTF compares only what BTF records (kabi(1), BTF).\n"
 	  "Exit status: 0 identical, bits 1 error, 2 usage, 4 changes, 8 incompatible.\n",
 	  2, 2,
-	  "json only-layout only-common suppressions root type kind debug-dir threads max-memory output" },
+	  "json only-layout only-common suppressions root type kind debug-dir threads max-memory format base-btf output" },
 	{ "help", cmd_help, "usage: kabi help [VERB]\n", 0, 1, "" },
 };
 
@@ -93,7 +99,7 @@ static const struct cmd cmds[] = {
 static void usage_all(FILE *f)
 {
 	fputs("usage: kabi [--version] [--help] VERB [ARGS]\n"
-	      "Dump and diff struct, union, enum and typedef layouts from DWARF.\n"
+	      "Dump and diff struct, union, enum and typedef layouts from DWARF or BTF.\n"
 	      "Verbs:\n"
 	      "  dump   print the types of one or more builds\n"
 	      "  diff   compare the types of two builds\n"
@@ -220,12 +226,33 @@ static void *load_worker(void *arg)
 		if (i >= l->n)
 			return NULL;
 		l->models[i] = model_new();
-		if (read_file(l->models[i], l->files[i], &l->ro, &l->errs[i]) !=
-		    0) {
+		if (read_input(l->models[i], l->files[i], &l->ro,
+			       &l->errs[i]) != 0) {
 			model_free(l->models[i]);
 			l->models[i] = NULL;
 		}
 	}
+}
+
+/* Whether FILES mix DWARF and BTF: then both readers leave out what BTF
+ * cannot say.  A file that cannot be opened counts as neither; reading
+ * it says why. */
+static bool mixed_formats(const struct opts *o, char **files, int n)
+{
+	bool seen[FORMAT_BTF + 1] = { false };
+	enum kabi_format f;
+	char *err = NULL;
+	int i;
+
+	if (o->read.format != FORMAT_AUTO)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (input_format(files[i], &f, &err) == 0)
+			seen[f] = true;
+		free(err);
+		err = NULL;
+	}
+	return seen[FORMAT_DWARF] && seen[FORMAT_BTF];
 }
 
 /* Read FILES into one model each; NULL after reporting every failure, in
@@ -243,6 +270,7 @@ static struct model **load_all(const struct opts *o, char **files, int n)
 
 	l.models = xcalloc((size_t)n, sizeof(*l.models));
 	l.errs = xcalloc((size_t)n, sizeof(*l.errs));
+	l.ro.compat = mixed_formats(o, files, n);
 	pthread_mutex_init(&l.lock, NULL);
 	for (i = 1; i < nthreads; i++) {
 		if (pthread_create(&tids[i], NULL, load_worker, &l) != 0)
@@ -393,7 +421,9 @@ enum {
 	OPT_KIND,
 	OPT_THREADS,
 	OPT_MAX_MEMORY,
-	OPT_DEBUG_DIR
+	OPT_DEBUG_DIR,
+	OPT_FORMAT,
+	OPT_BASE_BTF
 };
 
 static const struct option long_opts[] = {
@@ -407,6 +437,8 @@ static const struct option long_opts[] = {
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "base-btf", required_argument, NULL, OPT_BASE_BTF },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -508,6 +540,21 @@ static int opt_max_memory(const struct cmd *cmd, const char *arg)
 	return 0;
 }
 
+/* --format ARG; 0, or KABI_EXIT_USAGE (reported). */
+static int opt_format(const struct cmd *cmd, const char *arg, struct opts *o)
+{
+	if (strcmp(arg, "dwarf") == 0) {
+		o->read.format = FORMAT_DWARF;
+	} else if (strcmp(arg, "btf") == 0) {
+		o->read.format = FORMAT_BTF;
+	} else {
+		kabi_err("%s: --format takes dwarf or btf, not '%s'", cmd->name,
+			 arg);
+		return KABI_EXIT_USAGE;
+	}
+	return 0;
+}
+
 /* Option C with argument ARG into O; 0, or KABI_EXIT_USAGE (reported). */
 static int set_opt(const struct cmd *cmd, int c, char *arg, struct opts *o)
 {
@@ -547,6 +594,11 @@ static int set_opt(const struct cmd *cmd, int c, char *arg, struct opts *o)
 		return opt_max_memory(cmd, arg);
 	case OPT_DEBUG_DIR:
 		o->read.debug_dir = arg;
+		break;
+	case OPT_FORMAT:
+		return opt_format(cmd, arg, o);
+	case OPT_BASE_BTF:
+		o->read.base_btf = arg;
 		break;
 	case 'o':
 		o->output = arg;

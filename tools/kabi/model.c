@@ -404,3 +404,73 @@ void model_sort(struct model *m)
 				       NULL, NULL, m) = (uint32_t)i + 1;
 	m->set.n = m->ntypes;
 }
+
+/* Whether enums A and B list the same enumerators with the same values. */
+static bool same_enumerators(const struct ktype *a, const struct ktype *b)
+{
+	uint32_t i;
+
+	if (a->n != b->n || a->size != b->size)
+		return false;
+	for (i = 0; i < a->n; i++)
+		if (strcmp(a->enums[i].name, b->enums[i].name) != 0 ||
+		    a->enums[i].value != b->enums[i].value ||
+		    a->enums[i].hi != b->enums[i].hi)
+			return false;
+	return true;
+}
+
+static bool is_anon_top(const struct ktype *t)
+{
+	return t->kind == KIND_ENUM && strncmp(t->name, "<anon:", 6) == 0;
+}
+
+/* The enum named by a path whose first enumerator is NAME, in T[0..N)
+ * sorted by first enumerator, or NULL. */
+static const struct ktype *by_first(struct ktype **v, size_t n,
+				    const struct ktype *anon)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(v[mid]->enums[0].name, anon->enums[0].name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && strcmp(v[lo]->enums[0].name, anon->enums[0].name) == 0;
+	     lo++)
+		if (same_enumerators(v[lo], anon))
+			return v[lo];
+	return NULL;
+}
+
+static int first_enum_cmp(const void *a, const void *b)
+{
+	const struct ktype *x = *(struct ktype *const *)a;
+	const struct ktype *y = *(struct ktype *const *)b;
+
+	return strcmp(x->enums[0].name, y->enums[0].name);
+}
+
+void model_drop_anon_enum_copies(struct model *m)
+{
+	struct ktype **named = xcalloc(m->ntypes + 1, sizeof(*named));
+	size_t i, k = 0, nn = 0;
+
+	for (i = 0; i < m->ntypes; i++)
+		if (m->types[i]->kind == KIND_ENUM && m->types[i]->n &&
+		    m->types[i]->parent && !is_anon_top(m->types[i]))
+			named[nn++] = m->types[i];
+	if (nn)
+		qsort(named, nn, sizeof(*named), first_enum_cmp);
+	for (i = 0; i < m->ntypes; i++)
+		if (!is_anon_top(m->types[i]) || !m->types[i]->n ||
+		    !by_first(named, nn, m->types[i]))
+			m->types[k++] = m->types[i];
+	free(named);
+	m->ntypes = k;
+	model_sort(m);
+}

@@ -151,6 +151,27 @@ static void read_top(struct reader *r, Dwarf_Die *die)
 		seen_add(r, f.h);
 }
 
+/* Types declared inside function DIE (and its blocks), which BTF holds
+ * as it holds any other: read against BTF only. */
+static void read_scope(struct reader *r, Dwarf_Die *die, unsigned depth)
+{
+	Dwarf_Die c;
+	int rc, tag;
+
+	if (depth > KABI_MAX_TYPE_DEPTH)
+		return;
+	for (rc = dwarf_child(die, &c); rc == 0 && !r->failed;
+	     rc = dwarf_siblingof(&c, &c)) {
+		tag = dwarf_tag(&c);
+		if (tag == DW_TAG_lexical_block || tag == DW_TAG_subprogram)
+			read_scope(r, &c, depth + 1);
+		else
+			read_top(r, &c);
+	}
+	if (rc < 0)
+		rd_dwfail(r, "dwarf_siblingof");
+}
+
 static int off_cmp(const void *a, const void *b)
 {
 	Dwarf_Off x = *(const Dwarf_Off *)a, y = *(const Dwarf_Off *)b;
@@ -192,7 +213,10 @@ static void read_unit(struct reader *r, Dwarf_Die *cudie)
 	r->nanon_enums = 0;
 	rc = dwarf_child(cudie, &c);
 	while (rc == 0 && !r->failed) {
-		read_top(r, &c);
+		if (r->opts->compat && dwarf_tag(&c) == DW_TAG_subprogram)
+			read_scope(r, &c, 0);
+		else
+			read_top(r, &c);
 		rc = dwarf_siblingof(&c, &c);
 	}
 	if (rc < 0)

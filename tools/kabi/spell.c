@@ -219,6 +219,12 @@ static const char *base_name(struct reader *r, Dwarf_Die *die, struct sb *out)
 	attr_udata(r, die, DW_AT_encoding, &enc);
 	attr_size(r, die, &size);
 	bits = (unsigned)size * 8;
+	/* plain char's sign is the target's, and BTF records none */
+	if (r->opts->compat && dwarf_diename(die) &&
+	    strcmp(dwarf_diename(die), "char") == 0) {
+		sb_add(out, "char");
+		return sb_str(out);
+	}
 	/* Spelled from encoding and size, so "long unsigned int" (GCC) and
 	 * "unsigned long" (Clang) are one type. */
 	switch (enc) {
@@ -389,7 +395,8 @@ static void params_decl(struct reader *r, Dwarf_Die *fn, enum name_mode mode,
 	}
 	if (rc < 0)
 		rd_dwfail(r, "dwarf_siblingof");
-	if (n == 0 && attr_flag(fn, DW_AT_prototyped))
+	/* BTF cannot tell "()" from "(void)" */
+	if (n == 0 && (attr_flag(fn, DW_AT_prototyped) || r->opts->compat))
 		sb_add(out, "void");
 	sb_add(out, ")");
 	sb_release(&one);
@@ -595,6 +602,36 @@ static int array_bound(struct reader *r, Dwarf_Die *sub, struct sb *b)
 	}
 }
 
+/* Append the bound of array DIE T as one dimension, the product of all
+ * of its subranges; 0, or -1 on failure. */
+static int flat_bound(struct reader *r, Dwarf_Die *t, struct sb *b)
+{
+	int64_t total = 1, n;
+	Dwarf_Die sub;
+	int rc;
+
+	for (rc = dwarf_child(t, &sub); rc == 0;
+	     rc = dwarf_siblingof(&sub, &sub)) {
+		if (dwarf_tag(&sub) != DW_TAG_subrange_type)
+			continue;
+		switch (subrange_count(r, &sub, &n)) {
+		case 1:
+			total = n && total <= INT64_MAX / n ? total * n : 0;
+			break;
+		case 2:
+			sb_add(b, "[*]");
+			return 0;
+		default:
+			return -1;
+		}
+	}
+	if (total > 0)
+		sb_addf(b, "[%" PRId64 "]", total);
+	else
+		sb_add(b, "[]");
+	return 0;
+}
+
 /* The declarator of array DIE T around INNER: its bounds, then its
  * element type, which takes the array's qualifiers QUALS. */
 static void array_decl(struct reader *r, Dwarf_Die *t, unsigned quals,
@@ -607,7 +644,14 @@ static void array_decl(struct reader *r, Dwarf_Die *t, unsigned quals,
 
 	sb_init(&tmp);
 	sb_add(&tmp, inner);
-	rc = dwarf_child(t, &sub);
+	if (r->opts->compat) {
+		/* pahole writes int a[2][3] to BTF as int a[6] */
+		if (flat_bound(r, t, &tmp) < 0)
+			goto out;
+		rc = 1;
+	} else {
+		rc = dwarf_child(t, &sub);
+	}
 	while (rc == 0) {
 		if (dwarf_tag(&sub) == DW_TAG_subrange_type &&
 		    array_bound(r, &sub, &tmp) < 0)

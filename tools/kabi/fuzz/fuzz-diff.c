@@ -29,9 +29,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static struct model *load(const uint8_t *data, size_t size)
+/* Whether DATA is ELF, not raw BTF: either side may be either. */
+static bool is_elf(const uint8_t *data, size_t size)
 {
-	static const struct read_opts opts = { 0 };
+	return size >= 4 && memcmp(data, "\177ELF", 4) == 0;
+}
+
+static struct model *load(const uint8_t *data, size_t size, bool compat)
+{
+	const struct read_opts opts = { .compat = compat };
 	struct model *m = model_new();
 	char *err = NULL;
 	char path[64];
@@ -44,7 +50,7 @@ static struct model *load(const uint8_t *data, size_t size)
 		return NULL;
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if (read_file(m, path, &opts, &err) != 0) {
+	if (read_input(m, path, &opts, &err) != 0) {
 		free(err);
 		model_free(m);
 		m = NULL;
@@ -64,8 +70,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!sep)
 		return 0;
 	elf_version(EV_CURRENT);
-	a = load(data, (size_t)(sep - data));
-	b = load(sep + strlen(SEP), size - (size_t)(sep - data) - strlen(SEP));
+	{
+		size_t na = (size_t)(sep - data);
+		size_t nb = size - na - strlen(SEP);
+		const uint8_t *db = sep + strlen(SEP);
+		bool compat = is_elf(data, na) != is_elf(db, nb);
+
+		a = load(data, na, compat);
+		b = load(db, nb, compat);
+	}
 	null = fopen("/dev/null", "w");
 	if (a && b && null) {
 		struct diff_opts o = { .old_name = "a", .new_name = "b" };

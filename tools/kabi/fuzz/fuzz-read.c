@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * libFuzzer harness for the reading path: the input is one ELF file.
+ * libFuzzer harness for the reading path: the input is one ELF file or
+ * raw BTF, read as kabi reads it (the format found in the data).
  *
  * kabi reads files by name (libdwfl opens them itself), so the input is
  * handed over as a memfd and its /proc/self/fd name.
@@ -45,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	m = model_new();
-	if (read_file(m, path, &opts, &err) == 0) {
+	if (read_input(m, path, &opts, &err) == 0) {
 		FILE *null = fopen("/dev/null", "w");
 
 		model_sort(m);

@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# debcache.sh - Debian packages fetched once per machine into a cache
+# outside the source tree: downloads, extractions and what is made of
+# them (a kernel image's vmlinux, for its BTF).
+#
+# Sourced after common.sh. The cache is $KPARITY_CACHE_DIR, or
+# BUILDDIR/cache. Every function prints a path and dies (exit 2) on
+# failure; nothing half-made is left under the final name.
+# shellcheck shell=sh
+# shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
+
+# deb_cache_dir BUILDDIR: the cache directory
+deb_cache_dir() {
+	echo "${KPARITY_CACHE_DIR:-$1/cache}"
+}
+
+# deb_fetch DIR PKG: DIR/PKG_*.deb, downloaded with apt-get the first time
+deb_fetch() {
+	local dir="$1" pkg="$2" deb
+
+	mkdir -p "$dir"
+	deb=$(find "$dir" -maxdepth 1 -name "${pkg}_*.deb" | sort | tail -n 1)
+	if [ -z "$deb" ]; then
+		step FETCH "$pkg" >&2
+		(cd "$dir" && apt-get download "$pkg" >>"$dir/dl.log" 2>&1) ||
+			die "apt-get download $pkg failed; see '$dir/dl.log'"
+		deb=$(find "$dir" -maxdepth 1 -name "${pkg}_*.deb" | sort | tail -n 1)
+		[ -n "$deb" ] || die "apt-get download left no ${pkg}_*.deb in '$dir'"
+	fi
+	echo "$deb"
+}
+
+# deb_root CACHE NAME PKG...: the directory CACHE/root/NAME/ with the
+# files of every PKG unpacked into it, once (relative symlinks between
+# packages, such as the headers' scripts/, then resolve)
+deb_root() {
+	local cache="$1" name="$2" dir tmp pkg deb
+
+	shift 2
+	dir="$cache/root/$name"
+	if [ ! -f "$dir/.unpacked" ]; then
+		tmp="$cache/root/.$name.tmp"
+		rm -rf "$tmp" "$dir"
+		mkdir -p "$tmp"
+		for pkg in "$@"; do
+			deb=$(deb_fetch "$cache/deb" "$pkg")
+			step UNPACK "$pkg" >&2
+			dpkg-deb -x "$deb" "$tmp" || die "cannot unpack '$deb'"
+		done
+		: >"$tmp/.unpacked"
+		mv "$tmp" "$dir"
+	fi
+	echo "$dir"
+}
+
+# debian_headers CACHE KVER: Debian's headers for KVER (its package, the
+# common one and linux-kbuild), unpacked once; prints the tree to give
+# as KDIR. The tree's Makefile includes the common headers by their
+# installed path, which is pointed at the unpacked copy.
+debian_headers() {
+	local cache="$1" kver="$2" root tree common
+
+	root=$(deb_root "$cache" "headers-$kver" "linux-headers-$kver" \
+		"linux-headers-${kver%-*-*}-common" linux-kbuild-6.1)
+	tree="$root/usr/src/linux-headers-$kver"
+	common="$root/usr/src/linux-headers-${kver%-*-*}-common"
+	[ -f "$tree/.config" ] || die "no '$tree/.config' in the headers of $kver"
+	if ! grep -q "^include $common/Makefile\$" "$tree/Makefile"; then
+		sed "s|^include /usr/src/linux-headers-${kver%-*-*}-common/Makefile\$|include $common/Makefile|" \
+			"$tree/Makefile" >"$tree/Makefile.tmp"
+		mv "$tree/Makefile.tmp" "$tree/Makefile"
+	fi
+	echo "$tree"
+}
+
+# extract_vmlinux_script CACHE: the kernel tree's scripts/extract-vmlinux,
+# taken once from Debian's linux-source-6.1 tarball
+extract_vmlinux_script() {
+	local cache="$1" tar=/usr/src/linux-source-6.1.tar.xz out tmp
+
+	out="$cache/src/extract-vmlinux"
+	if [ ! -x "$out" ]; then
+		[ -f "$tar" ] || die "no '$tar' (scripts/deps.sh kernel installs linux-source-6.1)"
+		tmp="$cache/src/.x.tmp"
+		rm -rf "$tmp"
+		mkdir -p "$tmp"
+		tar -xJf "$tar" -C "$tmp" linux-source-6.1/scripts/extract-vmlinux ||
+			die "cannot take scripts/extract-vmlinux from '$tar'"
+		mv "$tmp/linux-source-6.1/scripts/extract-vmlinux" "$out"
+		rm -rf "$tmp"
+	fi
+	echo "$out"
+}
+
+# image_vmlinux CACHE KVER: the vmlinux (with .BTF) inside Debian's
+# linux-image-KVER vmlinuz, made once
+image_vmlinux() {
+	local cache="$1" kver="$2" root out xv
+
+	out="$cache/btf/vmlinux-$kver"
+	if [ ! -f "$out" ]; then
+		root=$(deb_root "$cache" "image-$kver" "linux-image-$kver")
+		xv=$(extract_vmlinux_script "$cache")
+		mkdir -p "$cache/btf"
+		step EXTRACT "vmlinux-$kver" >&2
+		sh "$xv" "$root/boot/vmlinuz-$kver" >"$out.tmp" ||
+			die "extract-vmlinux found no kernel in '$root/boot/vmlinuz-$kver'"
+		mv "$out.tmp" "$out"
+	fi
+	echo "$out"
+}
+
+# debian_abi: the newest ABI N of Debian's 6.1 cloud kernel that apt knows
+# (linux-headers-6.1.0-N-cloud-amd64), or $KPARITY_DISTRO_ABI
+debian_abi() {
+	local n
+
+	if [ -n "${KPARITY_DISTRO_ABI:-}" ]; then
+		echo "$KPARITY_DISTRO_ABI"
+		return 0
+	fi
+	n=$(apt-cache pkgnames linux-headers-6.1.0- 2>/dev/null |
+		sed -n 's/^linux-headers-6\.1\.0-\([0-9]*\)-cloud-amd64$/\1/p' | sort -n | tail -n 1)
+	[ -n "$n" ] || die "apt knows no linux-headers-6.1.0-N-cloud-amd64 (apt-get update?)"
+	echo "$n"
+}
