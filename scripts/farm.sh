@@ -148,6 +148,10 @@ start_distcc() {
 # talk to), the scheduler, and N iceccd that compile. Every address there
 # is 127.0.0.1: the iceccd differ by port (10246...), and the client is
 # told to treat 127.0.0.1 as a remote host (ICECC_TEST_REMOTEBUILD).
+# The daemons also share a mount namespace in which /proc/stat is a copy
+# that never changes: an iceccd reports itself too loaded for remote jobs
+# while the CPU has under 10% idle time, and on one machine every other
+# daemon's compiles, and the client's own work, count against it.
 start_icecc() {
 	local k=1 user ns
 
@@ -157,24 +161,28 @@ start_icecc() {
 	ICECC_TESTS=1
 	export ICECC_TESTS
 	daemon_dir iceccd-0 "$user"
+	cat /proc/stat >"$state/iceccd-0/proc-stat"
 	echo "127.0.0.1:10245 (client)" >"$state/iceccd-0/address"
 	ICECC_TEST_SOCKET="$state/iceccd-0/socket"
 	export ICECC_TEST_SOCKET
-	spawn "$state/iceccd-0" unshare -n sh -c 'ip link set lo up && exec "$@"' sh \
+	# shellcheck disable=SC2016 # the inner shell expands them
+	spawn "$state/iceccd-0" unshare -n -m sh -c \
+		'ip link set lo up && mount --bind "$1" /proc/stat && shift && exec "$@"' sh \
+		"$state/iceccd-0/proc-stat" \
 		iceccd --no-remote -m 0 -s 127.0.0.1 -p 10245 -n kparity -N iceccd-0 \
 		-b "$state/iceccd-0/envs" -l "$state/iceccd-0/log" -u "$user" -vvv
 	ns=$(cat "$state/iceccd-0/pid")
 	wait_log "$state/iceccd-0/log" "ICECREAM daemon" "iceccd-0"
 	daemon_dir icecc-scheduler "$user"
 	echo "127.0.0.1:8765" >"$state/icecc-scheduler/address"
-	spawn "$state/icecc-scheduler" nsenter -t "$ns" -n \
+	spawn "$state/icecc-scheduler" nsenter -t "$ns" -n -m \
 		icecc-scheduler -n kparity -l "$state/icecc-scheduler/log" -u "$user" -vvv
 	wait_log "$state/icecc-scheduler/log" "scheduler ready" "icecc-scheduler"
 	while [ "$k" -le "$count" ]; do
 		daemon_dir "iceccd-$k" "$user"
 		echo "127.0.0.1:$((10245 + k))" >"$state/iceccd-$k/address"
 		ICECC_TEST_SOCKET="$state/iceccd-$k/socket"
-		spawn "$state/iceccd-$k" nsenter -t "$ns" -n iceccd -m 2 -s 127.0.0.1 -p "$((10245 + k))" \
+		spawn "$state/iceccd-$k" nsenter -t "$ns" -n -m iceccd -m 2 -s 127.0.0.1 -p "$((10245 + k))" \
 			-n kparity -N "iceccd-$k" -b "$state/iceccd-$k/envs" \
 			-l "$state/iceccd-$k/log" -u "$user" -vvv
 		k=$((k + 1))
@@ -184,9 +192,14 @@ start_icecc() {
 		wait_log "$state/iceccd-$k/log" "Connected to scheduler" "iceccd-$k"
 		k=$((k + 1))
 	done
+	# icecc sends a job to the iceccd the scheduler chose itself, over
+	# TCP: it must run in the namespace too
+	printf '#!/bin/sh\nexec nsenter -t %s -n icecc "$@"\n' "$ns" >"$state/icecc"
+	chmod +x "$state/icecc"
 	{
 		printf "ICECC_TEST_SOCKET='%s'; export ICECC_TEST_SOCKET\n" "$state/iceccd-0/socket"
 		printf "ICECC_TEST_REMOTEBUILD=1; export ICECC_TEST_REMOTEBUILD\n"
+		printf "KPARITY_ICECC='%s'; export KPARITY_ICECC\n" "$state/icecc"
 	} >"$state/env.icecc"
 }
 

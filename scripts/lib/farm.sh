@@ -41,7 +41,7 @@ dist_cc() {
 	if [ "${CCACHE_DISABLE:-}" != 1 ] && command -v ccache >/dev/null; then
 		printf 'ccache %s\n' "$1"
 	elif [ -n "$engine" ]; then
-		printf '%s %s\n' "$engine" "$1"
+		printf '%s %s\n' "$(dist_command)" "$1"
 	else
 		printf '%s\n' "$1"
 	fi
@@ -64,8 +64,19 @@ dist_setup() {
 	distcc) distcc_setup "$1" ;;
 	icecc) icecc_setup "$1" ;;
 	esac
-	CCACHE_PREFIX="$engine"
+	CCACHE_PREFIX=$(dist_command)
 	export CCACHE_PREFIX
+}
+
+# dist_command
+# Usage: CCACHE_PREFIX=$(dist_command)
+# The command that runs the engine: distcc, or icecc unless KPARITY_ICECC
+# names another (the test farm's, which runs icecc in its namespace).
+dist_command() {
+	case "$(dist_engine)" in
+	distcc) echo distcc ;;
+	icecc) echo "${KPARITY_ICECC:-icecc}" ;;
+	esac
 }
 
 # distcc_setup CC: the distcc half of dist_setup.
