@@ -11,6 +11,8 @@
 # PREFIX, DESTDIR  for 'make install'
 # TARGETS=..., COMPILERS=..., LLVM=-N  what 'make parity' runs
 #            (Documentation/parity.md)
+# DIST=distcc|icecc  compile the kernels of parity and series-* on a farm
+#            (Documentation/build-farm.md; scripts/farm.sh starts a test one)
 # RUNS=N     repetitions of each 'make bench' measurement (default 3) and
 #            of each 'make bench-probes' pair (default 5)
 O        ?= build
@@ -190,3 +192,4 @@ help:
 	@echo '          TARGETS= COMPILERS= LLVM=-N KSRC=DIR (parity)'
 	@echo '          SRC=DIR PATCHES=DIR (series-*) JSON=1 (series-check) FRESH=1 DISCARD=1 (series-tree)'
 	@echo '          TARGET= COMPILERS= (series-bisect) PHASE=before|after (series-survey)'
+	@echo '          DIST=distcc|icecc (parity, series-bisect, series-survey: build on a farm)'

@@ -82,10 +82,13 @@ follow() {
 }
 
 # wait_log FILE TEXT WHAT: wait (at most START_TIMEOUT seconds) until FILE
-# has a line containing TEXT.
+# has a line containing TEXT; a daemon that logs an error or its exit
+# first did not come up, and its last error line says why.
 wait_log() {
-	follow "$1" "$START_TIMEOUT" grep -q -F -m 1 "$2" ||
-		die "$3 did not come up in ${START_TIMEOUT}s (see '$1')"
+	follow "$1" "$START_TIMEOUT" grep -q -m 1 -e "$2" -e 'ERROR' -e 'exit: code' || :
+	grep -q -e "$2" "$1" 2>/dev/null && return 0
+	die "$3 did not come up: $(grep -e ERROR -e rror "$1" 2>/dev/null | tail -n 1 |
+		sed 's/^[^]]*\] //; s/^([a-z_]*) //')"
 }
 
 # spawn DIR CMD...: start CMD in a session of its own (its process group
@@ -254,7 +257,7 @@ cmd_stop() {
 
 	for name in $(daemons); do
 		pid=$(cat "$state/$name/pid")
-		kill -KILL -- "-$pid" 2>/dev/null || :
+		kill -KILL "-$pid" 2>/dev/null || :
 		# the group is gone once its leader is reaped; tail wakes on it
 		timeout 10 tail --pid="$pid" -f /dev/null || :
 		rm -f "$state/$name/pid"
@@ -298,7 +301,7 @@ cmd_kill_after() {
 	follow "$state/$name/log" 86400 \
 		awk -v p="$pattern" -v n="$n" 'index($0, p) && ++c == n { exit }'
 	pid=$(cat "$state/$name/pid")
-	kill -KILL -- "-$pid" 2>/dev/null || :
+	kill -KILL "-$pid" 2>/dev/null || :
 	timeout 10 tail --pid="$pid" -f /dev/null || :
 	step KILLED "$name after $n jobs"
 }

@@ -122,6 +122,14 @@ distcc_probe() {
 	# compiler, or its whitelist (/usr/lib/distcc) lacks it
 	110) echo "the host has no '$3' (distcc exit 110)"; return 1 ;;
 	esac
+	# a distccd hangs up on a compiler its whitelist lacks, and on a
+	# client it does not allow; distcc's own message lists every cause
+	case "$out" in
+	*"server provided no answer"*)
+		echo "the host hung up: its distccd does not run '$3' (no /usr/lib/distcc/$3 there) or does not allow this client"
+		return 1
+		;;
+	esac
 	printf '%s\n' "$out" | sed -n 's/^distcc\[[0-9]*\] \(([a-z_]*) \)\{0,1\}ERROR: //p' |
 		grep -v 'failed to distribute and fallbacks are disabled' | tail -n 1 | grep . ||
 		printf '%s\n' "$out" | tail -n 1
