@@ -228,7 +228,8 @@ running() {
 jobs_of() {
 	case "$1" in
 	distccd-*) grep -c 'COMPILE_OK' "$state/$1/log" 2>/dev/null || : ;;
-	iceccd-*) grep -c 'Remote compilation completed with exit code 0' "$state/$1/log" 2>/dev/null || : ;;
+	# the scheduler records where each job ran
+	iceccd-*) grep -c -e ": END [0-9]* status=0 .* server=$1\$" "$state/icecc-scheduler/log" 2>/dev/null || : ;;
 	*) grep -c ': END [0-9]* status=0 ' "$state/$1/log" 2>/dev/null || : ;;
 	esac
 }

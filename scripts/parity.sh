@@ -41,7 +41,8 @@ to BUILDDIR/report/.
   -c COMPILERS  compilers, of: $KNOWN_COMPILERS (default: both)
   -T SECONDS    time limit for each boot (default: 120)
 Environment: LLVM=1|-N|DIR/ selects the clang (default 1), V=1 shows full
-commands, KSRC=DIR uses an existing kernel tree.
+commands, KSRC=DIR uses an existing kernel tree, DIST=distcc|icecc builds
+on a farm (Documentation/build-farm.md).
 USAGE
 }
 

@@ -60,6 +60,15 @@ dist_setup() {
 	engine=$(dist_engine) || exit 2
 	[ -n "$engine" ] || return 0
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$engine" || exit 2
+	# A host compiles the preprocessed source; clang rejects the
+	# preprocessor options there (-Werror=unused-command-line-argument),
+	# and warns in every macro the kernel expands (icecc's remote
+	# preprocessing writes no -MMD dependency file instead).
+	case "${1##*/}" in
+	clang | clang-[0-9]*)
+		die "DIST=$engine cannot build with '$1': clang on the host rejects the preprocessor options of preprocessed source (-fmacro-prefix-map under -Werror=unused-command-line-argument) and warns in every expanded macro (Documentation/build-farm.md)"
+		;;
+	esac
 	case "$engine" in
 	distcc) distcc_setup "$1" ;;
 	icecc) icecc_setup "$1" ;;
