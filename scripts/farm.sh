@@ -26,6 +26,9 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 # How long a daemon may take to come up (iceccd logs in to the scheduler
 # within a few seconds).
 START_TIMEOUT=60
+# The daemons compile at the niceness kparity's own builds run at, so that
+# a loopback farm takes no more of a shared machine than a local build.
+NICE=10
 
 usage() {
 	cat <<USAGE
@@ -128,7 +131,7 @@ start_distcc() {
 		daemon_dir "distccd-$k" "$user"
 		echo "$addr:3632" >"$dir/address"
 		set -- distccd --daemon --no-detach --listen "$addr" --port 3632 \
-			--allow 127.0.0.0/8 --jobs 2 --log-file "$dir/log" --log-level info
+			--allow 127.0.0.0/8 --jobs 2 --nice "$NICE" --log-file "$dir/log" --log-level info
 		[ "$(id -u)" != 0 ] || set -- "$@" --user "$user"
 		spawn "$dir" "$@"
 		hosts="$hosts${hosts:+ }$addr:3632/2"
@@ -172,7 +175,7 @@ start_icecc() {
 	spawn "$state/iceccd-0" unshare -n -m sh -c \
 		'ip link set lo up && mount --bind "$1" /proc/stat && shift && exec "$@"' sh \
 		"$state/iceccd-0/proc-stat" \
-		iceccd --no-remote -m 0 -s 127.0.0.1 -p 10245 -n kparity -N iceccd-0 \
+		iceccd --nice "$NICE" --no-remote -m 0 -s 127.0.0.1 -p 10245 -n kparity -N iceccd-0 \
 		-b "$state/iceccd-0/envs" -l "$state/iceccd-0/log" -u "$user" -vvv
 	ns=$(cat "$state/iceccd-0/pid")
 	wait_log "$state/iceccd-0/log" "ICECREAM daemon" "iceccd-0"
@@ -185,7 +188,7 @@ start_icecc() {
 		daemon_dir "iceccd-$k" "$user"
 		echo "127.0.0.1:$((10245 + k))" >"$state/iceccd-$k/address"
 		ICECC_TEST_SOCKET="$state/iceccd-$k/socket"
-		spawn "$state/iceccd-$k" nsenter -t "$ns" -n -m iceccd -m 2 -s 127.0.0.1 -p "$((10245 + k))" \
+		spawn "$state/iceccd-$k" nsenter -t "$ns" -n -m iceccd --nice "$NICE" -m 2 -s 127.0.0.1 -p "$((10245 + k))" \
 			-n kparity -N "iceccd-$k" -b "$state/iceccd-$k/envs" \
 			-l "$state/iceccd-$k/log" -u "$user" -vvv
 		k=$((k + 1))

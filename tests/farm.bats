@@ -21,7 +21,7 @@ setup_file() {
 	export SRC
 	SRC=$(KPARITY_SRC_QUIET=1 "$TOP/scripts/kernel-src.sh" -o "$BUILD")
 	local c
-	for c in gcc clang; do
+	for c in gcc; do
 		nice -n 10 "$TOP/scripts/kernel-build.sh" -o "$BUILD" -t x86_64 -c "$c" -j 2 >/dev/null 2>&1
 	done
 }
