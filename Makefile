@@ -13,6 +13,8 @@
 #            (Documentation/parity.md); COMPILERS= names compilers of
 #            scripts/targets/compilers.list, or all, for parity, probes,
 #            series-bisect and series-survey
+# DIST=distcc|icecc  compile the kernels of parity and series-* on a farm
+#            (Documentation/build-farm.md; scripts/farm.sh starts a test one)
 # RUNS=N     repetitions of each 'make bench' measurement (default 3) and
 #            of each 'make bench-probes' pair (default 5)
 O        ?= build
@@ -229,3 +231,4 @@ help:
 	@echo '          TARGET= COMPILERS= (series-bisect) PHASE=before|after COMPILERS= (series-survey)'
 	@echo '          COMPILERS=all|NAME... (parity, probes, series-*; scripts/targets/compilers.list)'
 	@echo '          KDIR= M= COMPILER=kernel|gcc|clang|clang-N VMLINUX= BTF= (module)'
+	@echo '          DIST=distcc|icecc (parity, series-bisect, series-survey: build on a farm)'

@@ -36,6 +36,8 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOPDIR/scripts/lib/common.sh"
 # shellcheck source=scripts/lib/target.sh
 . "$TOPDIR/scripts/lib/target.sh"
+# shellcheck source=scripts/lib/farm.sh
+. "$TOPDIR/scripts/lib/farm.sh"
 FRAGDIR="$TOPDIR/kconfig/fragments"
 
 usage() {
@@ -56,6 +58,8 @@ Environment:
   KSRC, KPARITY_KERNEL_TARBALL  the kernel tree (see kernel-src.sh)
   V=1             show make's commands and output
   CCACHE_DISABLE=1  do without ccache even where it is installed
+  DIST=distcc|icecc  compile on a farm: DISTCC_HOSTS for distcc, the local
+                  iceccd for icecc (Documentation/build-farm.md)
 USAGE
 }
 
@@ -70,9 +74,9 @@ setup_compiler() {
 	[ -z "$cc_ias" ] || { LLVM_IAS="$cc_ias"; export LLVM_IAS; }
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$cc_bin" "$ld_bin" || exit 2
 
-	CC="$cc_bin"
-	if [ "${CCACHE_DISABLE:-}" != 1 ] && command -v ccache >/dev/null; then
-		CC="ccache $cc_bin"
+	dist_setup "$cc_bin"
+	CC=$(dist_cc "$cc_bin")
+	if [ "${CC%% *}" = ccache ]; then
 		# -g makes ccache key every object on the build directory; the
 		# same command in another directory (the overlay's build of
 		# this tree) may share the result. Objects so served name the

@@ -56,7 +56,8 @@ to BUILDDIR/report/.
   -k TESTS      which tests' results to judge, one of: $KNOWN_TESTS
                 (default: all, which is kunit today)
 Environment: LLVM=1|-N|DIR/ selects the clang (default 1), V=1 shows full
-commands, KSRC=DIR uses an existing kernel tree.
+commands, KSRC=DIR uses an existing kernel tree, DIST=distcc|icecc builds
+on a farm (Documentation/build-farm.md).
 USAGE
 }
 

@@ -31,6 +31,8 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOPDIR/scripts/lib/common.sh"
 # shellcheck source=scripts/lib/target.sh
 . "$TOPDIR/scripts/lib/target.sh"
+# shellcheck source=scripts/lib/farm.sh
+. "$TOPDIR/scripts/lib/farm.sh"
 # shellcheck source=/dev/null # series-lib.sh is checked on its own
 . "$TOPDIR/scripts/series-lib.sh"
 
@@ -50,18 +52,15 @@ kernel-build.sh names its build directories).
                uses the overlay for Clang
   -m TARGETS   build only these Kbuild targets (directories such as
                'init/', or objects), not the whole kernel
-Environment: CCACHE_DISABLE=1 builds without ccache.
+Environment: CCACHE_DISABLE=1 builds without ccache; DIST=distcc|icecc
+compiles on a farm (Documentation/build-farm.md).
 USAGE
 }
 
 # compiler_cc: the CC make is given for the selected compiler (through
-# ccache).
+# ccache, and the farm of DIST).
 compiler_cc() {
-	if [ "${CCACHE_DISABLE:-}" != 1 ] && command -v ccache >/dev/null; then
-		printf 'ccache %s\n' "$cc_bin"
-	else
-		printf '%s\n' "$cc_bin"
-	fi
+	dist_cc "$cc_bin"
 }
 
 # compiler_env CMD...: run CMD with the make variables of the selected
@@ -220,6 +219,7 @@ main() {
 			fi
 			compiler_select "$c"
 			"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$cc_bin" || exit 2
+			[ "$n" -gt 0 ] || dist_setup "$cc_bin"
 			objdir="$builddir/series/bisect/$target-$cc_suffix"
 			configure "$srcdir" "$objdir"
 			objdir=$(cd "$objdir" && pwd)

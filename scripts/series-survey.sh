@@ -29,6 +29,8 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOPDIR/scripts/lib/common.sh"
 # shellcheck source=scripts/lib/target.sh
 . "$TOPDIR/scripts/lib/target.sh"
+# shellcheck source=scripts/lib/farm.sh
+. "$TOPDIR/scripts/lib/farm.sh"
 DEFAULT_BUILDS=$(awk '!/^[ \t]*(#|$)/ { printf "%s%s", sep, $1; sep = " " }' \
 	"$TOPDIR/scripts/targets/survey.list")
 
@@ -50,6 +52,8 @@ kernel-build.sh names builds). Default builds (scripts/targets/survey.list):
   -c COMPILERS build every CONFIG of the builds named (or of the default
                ones) with each of COMPILERS instead (names separated by
                spaces or commas, or all)
+Environment: DIST=distcc|icecc compiles on a farm, through ccache when it
+is installed (Documentation/build-farm.md).
 USAGE
 }
 
@@ -131,13 +135,18 @@ driver_diagnostics() {
 # CONFIG-COMPILER; return make's status.
 survey_one() {
 	local srcdir="$1" builddir="$2" phase="$3" jobs="$4" name="$5"
-	local config dir objdir log start status=0
+	local config dir objdir log start status=0 engine
 
 	select_build "$name"
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$cc_bin" || exit 2
 	set -- -C "$srcdir" ARCH="$t_arch"
 	[ -z "$cc_cross" ] || set -- "$@" CROSS_COMPILE="$cc_cross"
 	[ -z "$cc_llvm" ] || set -- "$@" LLVM="$cc_llvm"
+	engine=$(dist_engine) || exit 2
+	if [ -n "$engine" ]; then
+		dist_setup "$cc_bin"
+		set -- "$@" CC="$(dist_cc "$cc_bin")"
+	fi
 	name="$dir"
 
 	mkdir -p "$builddir/survey/$name" || die "cannot create '$builddir/survey/$name'"

@@ -1,0 +1,158 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# farm.sh - compile on a build farm: DIST=distcc or DIST=icecc puts the
+# engine in front of the compiler of every kernel build; sourced, not run,
+# after common.sh (it uses PROG, TOPDIR, die and warn).
+#
+# The hosts are named the engine's own way: DISTCC_HOSTS for distcc (no
+# pump mode: its include server cannot follow a kernel tree's generated
+# headers), the local iceccd (and through it the scheduler) for icecc.
+# ccache stays in front: make's CC is "ccache CC" as without a farm, and
+# ccache runs the engine (CCACHE_PREFIX) only for what it must compile, so
+# a farm build has the same command lines as a local one and Kbuild does
+# not rebuild a tree because the farm came or went. Without ccache CC is
+# "distcc CC" or "icecc CC".
+
+# shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
+# shellcheck shell=sh
+
+# dist_engine
+# Usage: engine=$(dist_engine) || exit 2
+# Prints the engine DIST names (distcc or icecc), nothing when DIST is
+# empty or "none"; dies on any other value.
+dist_engine() {
+	case "${DIST:-}" in
+	'' | none) ;;
+	distcc | icecc) printf '%s\n' "$DIST" ;;
+	*) die "DIST='$DIST' is none of distcc, icecc" ;;
+	esac
+}
+
+# dist_cc CC
+# Usage: CC=$(dist_cc "$cc_bin")
+# Prints the CC make is given for the compiler CC: "ccache CC" when ccache
+# is used (CCACHE_DISABLE is not 1 and ccache is installed), else
+# "ENGINE CC" with a farm, else CC. The caller runs dist_setup first, which
+# exports CCACHE_PREFIX for ccache.
+dist_cc() {
+	local engine
+
+	engine=$(dist_engine) || exit 2
+	if [ "${CCACHE_DISABLE:-}" != 1 ] && command -v ccache >/dev/null; then
+		printf 'ccache %s\n' "$1"
+	elif [ -n "$engine" ]; then
+		printf '%s %s\n' "$(dist_command)" "$1"
+	else
+		printf '%s\n' "$1"
+	fi
+}
+
+# dist_setup CC
+# Usage: dist_setup "$cc_bin"
+# With DIST set: check the engine is installed, its hosts are named and
+# can compile with CC (each host is tried with a one-line C file: a host
+# that refuses, or lacks CC, is dropped from DISTCC_HOSTS with one warning
+# naming it and the cause), and export what ccache needs to run the engine.
+# Dies (exit 2) when no host is left. Without DIST, does nothing.
+dist_setup() {
+	local engine
+
+	engine=$(dist_engine) || exit 2
+	[ -n "$engine" ] || return 0
+	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$engine" || exit 2
+	# A host compiles the preprocessed source; clang rejects the
+	# preprocessor options there (-Werror=unused-command-line-argument),
+	# and warns in every macro the kernel expands (icecc's remote
+	# preprocessing writes no -MMD dependency file instead).
+	case "${1##*/}" in
+	clang | clang-[0-9]*)
+		die "DIST=$engine cannot build with '$1': clang on the host rejects the preprocessor options of preprocessed source (-fmacro-prefix-map under -Werror=unused-command-line-argument) and warns in every expanded macro (Documentation/build-farm.md)"
+		;;
+	esac
+	case "$engine" in
+	distcc) distcc_setup "$1" ;;
+	icecc) icecc_setup "$1" ;;
+	esac
+	CCACHE_PREFIX=$(dist_command)
+	export CCACHE_PREFIX
+}
+
+# dist_command
+# Usage: CCACHE_PREFIX=$(dist_command)
+# The command that runs the engine: distcc, or icecc unless KPARITY_ICECC
+# names another (the test farm's, which runs icecc in its namespace).
+dist_command() {
+	case "$(dist_engine)" in
+	distcc) echo distcc ;;
+	icecc) echo "${KPARITY_ICECC:-icecc}" ;;
+	esac
+}
+
+# distcc_setup CC: the distcc half of dist_setup.
+distcc_setup() {
+	local host good="" why probe
+
+	[ -n "${DISTCC_HOSTS:-}" ] ||
+		die "DIST=distcc needs DISTCC_HOSTS (for example '127.0.0.2/2 127.0.0.3/2'; scripts/farm.sh env prints a test farm's)"
+	case " $DISTCC_HOSTS " in
+	*,cpp*) die "DISTCC_HOSTS '$DISTCC_HOSTS' asks for pump mode (,cpp), which cannot build a kernel tree" ;;
+	esac
+	probe=$(mktemp -d "${TMPDIR:-/tmp}/kparity-distcc.XXXXXX") || die "cannot create a temporary directory"
+	printf 'int kparity_probe(int x) { return x + 1; }\n' >"$probe/probe.c"
+	for host in $DISTCC_HOSTS; do
+		case "$host" in
+		--randomize | --localslots=* | --localslots_cpp=*) good="$good $host"; continue ;;
+		esac
+		if why=$(distcc_probe "$probe" "$host" "$1"); then
+			good="$good $host"
+		else
+			warn "distcc host '$host' cannot compile with '$1': $why; building without it"
+		fi
+	done
+	rm -rf "$probe"
+	case "$good" in
+	*[!\ ]*) ;;
+	*) die "no distcc host of '$DISTCC_HOSTS' can compile with '$1'" ;;
+	esac
+	DISTCC_HOSTS="${good# }"
+	export DISTCC_HOSTS
+}
+
+# distcc_probe DIR HOST CC: compile DIR/probe.c with CC on HOST alone, no
+# fallback; on failure print distcc's reason (its last ERROR line).
+distcc_probe() {
+	local out rc=0
+
+	out=$(cd "$1" && DISTCC_HOSTS="$2" DISTCC_FALLBACK=0 DISTCC_DIR="$1" \
+		distcc "$3" -c probe.c -o probe.o 2>&1) || rc=$?
+	case "$rc" in
+	0) return 0 ;;
+	# distcc's exit codes (exitcode.h): the daemon found no such
+	# compiler, or its whitelist (/usr/lib/distcc) lacks it
+	110) echo "the host has no '$3' (distcc exit 110)"; return 1 ;;
+	esac
+	# a distccd hangs up on a compiler its whitelist lacks, and on a
+	# client it does not allow; distcc's own message lists every cause
+	case "$out" in
+	*"server provided no answer"*)
+		echo "the host hung up: its distccd does not run '$3' (no /usr/lib/distcc/$3 there) or does not allow this client"
+		return 1
+		;;
+	esac
+	printf '%s\n' "$out" | sed -n 's/^distcc\[[0-9]*\] \(([a-z_]*) \)\{0,1\}ERROR: //p' |
+		grep -v 'failed to distribute and fallbacks are disabled' | tail -n 1 | grep . ||
+		printf '%s\n' "$out" | tail -n 1
+	return 1
+}
+
+# icecc_setup CC: the icecc half of dist_setup. icecc asks the local
+# iceccd, which asks the scheduler; a cross compiler needs an environment
+# tarball (ICECC_VERSION, made by icecc-create-env), without which icecc
+# compiles locally.
+icecc_setup() {
+	local sock
+
+	sock="${ICECC_TEST_SOCKET:-/var/run/icecc/iceccd.socket}"
+	[ -S "$sock" ] ||
+		die "DIST=icecc needs a running iceccd: no socket '$sock' (scripts/farm.sh env prints a test farm's)"
+}

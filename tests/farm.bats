@@ -1,0 +1,267 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# Kernel builds on a build farm (DIST=distcc|icecc), against real daemons
+# on the loopback started by scripts/farm.sh: two distccd, an icecc
+# scheduler with two iceccd. A farm cell is the local x86_64 gcc cell
+# copied, with the objects of init/ removed and compiled again on the farm
+# (an empty ccache, so that every one is compiled, and DISTCC_FALLBACK=0,
+# so that a compile distcc does not send fails), then linked: it must have
+# the local cell's layouts, warnings and code. The local cells are the
+# ones the kabi and parity suites use (built here when this suite runs
+# first).
+
+load common
+
+setup_file() {
+	export BUILD=${KPARITY_BUILD:-$TOP/build}
+	export STATE="$BUILD/farm/state"
+	mkdir -p "$BUILD/farm"
+	"$TOP/scripts/farm.sh" -d "$STATE" stop >/dev/null 2>&1 || :
+	"$TOP/scripts/farm.sh" -d "$STATE" start >"$BUILD/farm/start.log" 2>&1
+	export SRC
+	SRC=$(KPARITY_SRC_QUIET=1 "$TOP/scripts/kernel-src.sh" -o "$BUILD")
+	local c
+	for c in gcc; do
+		nice -n 10 "$TOP/scripts/kernel-build.sh" -o "$BUILD" -t x86_64 -c "$c" -j 2 >/dev/null 2>&1
+	done
+}
+
+teardown_file() {
+	"$TOP/scripts/farm.sh" -d "$STATE" stop >/dev/null 2>&1 || :
+	rm -rf "$BUILD/farm/kernel"
+}
+
+setup() {
+	need_tool distcc
+	need_tool icecc
+}
+
+# jobs_now: "NAME JOBS" for every daemon of the farm, one per line.
+jobs_now() {
+	"$TOP/scripts/farm.sh" -d "$STATE" status | sed 's/^\([^ ]*\) .*, \([0-9]*\) jobs$/\1 \2/'
+}
+
+# jobs_of NAME: the jobs NAME has finished so far.
+jobs_of() {
+	jobs_now | awk -v n="$1" '$1 == n { print $2 }'
+}
+
+# farm_cell ENGINE COMPILER [ENV...]: copy the local x86_64 cell of
+# COMPILER to $BUILD/farm/kernel/, remove what init/ compiled, and build
+# it again with DIST=ENGINE through an empty ccache, the settings of
+# farm.sh env, and ENV, in a mount namespace where the copy is mounted
+# over the local cell: the same paths, so that the tools' absolute ones
+# hold and the debug information can be compared. Leaves kernel-build.sh's
+# status in $status and its stderr in $stderr, the cell in $CELL.
+farm_cell() {
+	local engine="$1" ts
+	export COMPILER="$2"
+	shift 2
+	CELL="$BUILD/farm/kernel/x86_64-$COMPILER"
+	REF="$BUILD/kernel/x86_64-$COMPILER"
+	rm -rf "$CELL"
+	mkdir -p "$BUILD/farm/kernel"
+	cp -a "$REF" "$CELL"
+	rm -f "$CELL/.kparity-built"
+	find "$CELL/init" -name '*.o' ! -name 'built-in*' -delete
+	eval "$(cat "$STATE/env")"
+	run --separate-stderr unshare -m sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' sh \
+		"$CELL" "$REF" env DIST="$engine" KSRC="$SRC" CCACHE_DIR="$BATS_TEST_TMPDIR/ccache" "$@" \
+		nice -n 10 "$TOP/scripts/kernel-build.sh" -o "$BUILD" -t x86_64 -c "$COMPILER" -j 2
+}
+
+# compiled: the C files the farm cell's build compiled
+compiled() {
+	grep -c '^  CC      ' "$CELL/build.log" || :
+}
+
+# same_code: every object the farm compiled in init/ is byte-identical to
+# the local one without its debug information (version-timestamp.o holds
+# the time of the link)
+same_code() {
+	local o
+	for o in "$CELL"/init/*.o; do
+		case "$o" in */built-in.a | */version-timestamp.o) continue ;; esac
+		objcopy --strip-debug "$o" "$BATS_TEST_TMPDIR/farm.o"
+		objcopy --strip-debug "$REF/init/${o##*/}" "$BATS_TEST_TMPDIR/local.o"
+		cmp "$BATS_TEST_TMPDIR/farm.o" "$BATS_TEST_TMPDIR/local.o" || return 1
+	done
+}
+
+# scheduled FROM: "SERVER JOBS" for the C files (not the /dev/null probes
+# of flags) the icecc scheduler placed from line FROM of its log on, that
+# ended well
+scheduled() {
+	tail -n "+$1" "$STATE/icecc-scheduler/log" | awk '
+		$4 == "NEW" && / [^ ]+\.c C [0-9]+$/ { src[$5] = 1 }
+		$4 == "END" && src[$5] && / status=0 / { sub(/.* server=/, ""); n[$0]++ }
+		END { for (s in n) print s, n[s] }' | sort
+}
+
+# same_layouts: kabi dumps of the two vmlinux are identical
+same_layouts() {
+	"$KABI" dump --root "$SRC" "$CELL/vmlinux" >"$BATS_TEST_TMPDIR/farm.kabi"
+	"$KABI" dump --root "$SRC" "$REF/vmlinux" >"$BATS_TEST_TMPDIR/local.kabi"
+	diff -u "$BATS_TEST_TMPDIR/local.kabi" "$BATS_TEST_TMPDIR/farm.kabi"
+}
+
+# warnings_of LOG: warnings.sh's list for LOG's init/ files
+warnings_of() {
+	"$TOP/scripts/warnings.sh" -l -s "$SRC" "$1" | grep -E ' init/' || :
+}
+
+@test "farm: status names every daemon and its address" {
+	run -0 "$TOP/scripts/farm.sh" -d "$STATE" status
+	assert_equal "${#lines[@]}" 6
+	assert_line -n 0 --regexp '^distccd-1 127\.0\.0\.2:3632 running, [0-9]+ jobs$'
+	assert_line -n 1 --regexp '^distccd-2 127\.0\.0\.3:3632 running, [0-9]+ jobs$'
+	assert_line -n 2 --regexp '^icecc-scheduler 127\.0\.0\.1:8765 running, [0-9]+ jobs$'
+	assert_line -n 3 --regexp '^iceccd-0 127\.0\.0\.1:10245 \(client\) running, [0-9]+ jobs$'
+	assert_line -n 4 --regexp '^iceccd-1 127\.0\.0\.1:10246 running, [0-9]+ jobs$'
+}
+
+@test "farm: the daemons listen on loopback addresses only" {
+	local pid
+	run -0 ss -Hltnp
+	refute_line --regexp 'distccd.* (0\.0\.0\.0|\*|\[::\]):'
+	assert_line --regexp '127\.0\.0\.2:3632 .*distccd'
+	assert_line --regexp '127\.0\.0\.3:3632 .*distccd'
+	refute_line --partial 'iceccd'
+	refute_line --partial 'icecc-scheduler'
+	# the icecc daemons' namespace has no interface but its loopback
+	pid=$(cat "$STATE/iceccd-0/pid")
+	run -0 nsenter -t "$pid" -n ip -o link show
+	assert_equal "${#lines[@]}" 1
+	assert_line -n 0 --regexp '^1: lo: '
+}
+
+@test "farm: a second start on a running farm is refused" {
+	run -2 --separate-stderr "$TOP/scripts/farm.sh" -d "$STATE" start
+	assert_equal "$stderr" "farm.sh: a farm is running in '$STATE' ('farm.sh -d $STATE stop' first)"
+}
+
+@test "farm: kill-after takes a daemon it knows and a number" {
+	run -2 --separate-stderr "$TOP/scripts/farm.sh" -d "$STATE" kill-after distccd-9 3
+	assert_equal "$stderr" "farm.sh: no running daemon 'distccd-9' in '$STATE'"
+	run -2 --separate-stderr "$TOP/scripts/farm.sh" -d "$STATE" kill-after distccd-1 x
+	assert_equal "$stderr" "farm.sh: kill-after needs a positive number of jobs, not 'x'"
+	run -2 --separate-stderr "$TOP/scripts/farm.sh" -d "$STATE" kill-after icecc-scheduler 1
+	assert_equal "$stderr" "farm.sh: kill-after counts the jobs of a distccd or iceccd, not 'icecc-scheduler'"
+}
+
+@test "farm: DIST must name an engine" {
+	run -2 --separate-stderr env DIST=sccache "$TOP/scripts/kernel-build.sh" -o "$BUILD/farm" -t x86_64 -c gcc
+	assert_equal "$stderr" "kernel-build.sh: DIST='sccache' is none of distcc, icecc"
+}
+
+@test "farm: DIST=distcc without hosts, or with pump mode, says so before building" {
+	run -2 --separate-stderr env -u DISTCC_HOSTS DIST=distcc "$TOP/scripts/kernel-build.sh" -o "$BUILD/farm" -t x86_64 -c gcc
+	assert_equal "$stderr" "kernel-build.sh: DIST=distcc needs DISTCC_HOSTS (for example '127.0.0.2/2 127.0.0.3/2'; scripts/farm.sh env prints a test farm's)"
+	run -2 --separate-stderr env DIST=distcc DISTCC_HOSTS='127.0.0.2:3632/2,cpp,lzo' "$TOP/scripts/kernel-build.sh" -o "$BUILD/farm" -t x86_64 -c gcc
+	assert_equal "$stderr" "kernel-build.sh: DISTCC_HOSTS '127.0.0.2:3632/2,cpp,lzo' asks for pump mode (,cpp), which cannot build a kernel tree"
+}
+
+# dist_setup_sh CC VAR=VALUE...: dist_setup CC as kernel-build.sh runs
+# it, in the environment VAR=VALUE..., then the hosts it kept
+dist_setup_sh() {
+	local cc="$1"
+	shift
+	env "$@" PROG=kernel-build.sh TOPDIR="$TOP" sh -c '. "$TOPDIR/scripts/lib/common.sh" &&
+		. "$TOPDIR/scripts/lib/farm.sh" && dist_setup "$1" && echo "$DISTCC_HOSTS"' sh "$cc"
+}
+
+@test "farm: a host that refuses connections is named and dropped, the others kept" {
+	run -0 --separate-stderr dist_setup_sh gcc DIST=distcc DISTCC_HOSTS='127.0.0.9:3632/2 127.0.0.2:3632/2'
+	assert_output "127.0.0.2:3632/2"
+	assert_equal "$stderr" "kernel-build.sh: distcc host '127.0.0.9:3632/2' cannot compile with 'gcc': nonblocking connect to 127.0.0.9:3632 failed: Connection refused; building without it"
+}
+
+@test "farm: with no host left, the build stops before make, naming each" {
+	run -2 --separate-stderr env DIST=distcc DISTCC_HOSTS='127.0.0.9:3632/2' "$TOP/scripts/kernel-build.sh" -o "$BUILD/farm" -t x86_64 -c gcc
+	assert_output ""
+	assert_equal "${#stderr_lines[@]}" 2
+	assert_equal "${stderr_lines[0]}" "kernel-build.sh: distcc host '127.0.0.9:3632/2' cannot compile with 'gcc': nonblocking connect to 127.0.0.9:3632 failed: Connection refused; building without it"
+	assert_equal "${stderr_lines[1]}" "kernel-build.sh: no distcc host of '127.0.0.9:3632/2' can compile with 'gcc'"
+}
+
+@test "farm: a host without the compiler is named" {
+	local bin="$BATS_TEST_TMPDIR/bin"
+	# a name no distccd runs: not among the compilers of /usr/lib/distcc
+	mkdir -p "$bin"
+	ln -s "$(command -v gcc)" "$bin/kparity-gcc"
+	run -2 --separate-stderr dist_setup_sh kparity-gcc PATH="$bin:$PATH" DIST=distcc DISTCC_HOSTS='127.0.0.2:3632/2'
+	assert_equal "${stderr_lines[0]}" "kernel-build.sh: distcc host '127.0.0.2:3632/2' cannot compile with 'kparity-gcc': the host hung up: its distccd does not run 'kparity-gcc' (no /usr/lib/distcc/kparity-gcc there) or does not allow this client; building without it"
+	assert_equal "${stderr_lines[1]}" "kernel-build.sh: no distcc host of '127.0.0.2:3632/2' can compile with 'kparity-gcc'"
+}
+
+@test "farm: a gcc cell built on two distccd has the local cell's layouts, warnings and code" {
+	local before1 before2 n
+	before1=$(jobs_of distccd-1)
+	before2=$(jobs_of distccd-2)
+	farm_cell distcc gcc DISTCC_FALLBACK=0
+	assert_equal "$status" 0
+	n=$(compiled)
+	echo "compiled $n; distccd-1 $(($(jobs_of distccd-1) - before1)), distccd-2 $(($(jobs_of distccd-2) - before2))" >&3
+	assert [ "$n" -ge 8 ]
+	# and each host's probe compile (dist_setup)
+	assert_equal "$(($(jobs_of distccd-1) - before1 + $(jobs_of distccd-2) - before2))" "$((n + 2))"
+	run -0 same_layouts
+	run -0 same_code
+	run -0 warnings_of "$CELL/build.log"
+	assert_output "$(warnings_of "$REF/warnings.log")"
+}
+
+@test "farm: clang on a farm is refused in one line, before make" {
+	run -2 --separate-stderr env DIST=distcc "$TOP/scripts/kernel-build.sh" -o "$BUILD/farm" -t x86_64 -c clang
+	assert_output ""
+	assert_equal "$stderr" "kernel-build.sh: DIST=distcc cannot build with 'clang': clang on the host rejects the preprocessor options of preprocessed source (-fmacro-prefix-map under -Werror=unused-command-line-argument) and warns in every expanded macro (Documentation/build-farm.md)"
+	run -2 --separate-stderr env DIST=icecc "$TOP/scripts/kernel-build.sh" -o "$BUILD/farm" -t x86_64 -c clang-19
+	assert_equal "$stderr" "kernel-build.sh: DIST=icecc cannot build with 'clang-19': clang on the host rejects the preprocessor options of preprocessed source (-fmacro-prefix-map under -Werror=unused-command-line-argument) and warns in every expanded macro (Documentation/build-farm.md)"
+}
+
+@test "farm: a gcc cell built on two iceccd has the local cell's layouts, warnings and code" {
+	local from n
+	from=$(($(wc -l <"$STATE/icecc-scheduler/log") + 1))
+	farm_cell icecc gcc
+	assert_equal "$status" 0
+	n=$(compiled)
+	run -0 scheduled "$from"
+	echo "compiled $n; $(printf '%s, ' "${lines[@]}")" >&3
+	assert_equal "$(printf '%s\n' "${lines[@]}" | awk '{ s += $2 } END { print s }')" "$n"
+	run -0 same_code
+	run -0 same_layouts
+	run -0 warnings_of "$CELL/build.log"
+	assert_output "$(warnings_of "$REF/warnings.log")"
+}
+
+@test "farm: a distccd killed mid-build: the build finishes with the same code, the jobs are counted" {
+	local before2 n killer fell
+	before2=$(jobs_of distccd-2)
+	# kill-after follows the daemon's log: it kills as the third job ends
+	# (its probe, then two of init/: distcc fills the first host first);
+	# should it not, it is ended after the build, and the test fails on
+	# its output
+	setsid "$TOP/scripts/farm.sh" -d "$STATE" kill-after distccd-1 3 >"$BATS_TEST_TMPDIR/killer" 2>&1 &
+	killer=$!
+	farm_cell distcc gcc
+	kill -- "-$killer" 2>/dev/null || :
+	wait "$killer" || :
+	assert_equal "$status" 0
+	run -0 cat "$BATS_TEST_TMPDIR/killer"
+	assert_output "  KILLED  distccd-1 after 3 jobs"
+	run -1 "$TOP/scripts/farm.sh" -d "$STATE" status
+	assert_line -n 0 --regexp '^distccd-1 127\.0\.0\.2:3632 stopped, [0-9]+ jobs$'
+	n=$(compiled)
+	fell=$(grep -c 'failed to distribute, running locally instead' "$CELL/build.log" || :)
+	echo "compiled $n; distccd-2 $(($(jobs_of distccd-2) - before2)), locally after the kill $fell" >&3
+	assert [ "$(($(jobs_of distccd-2) - before2))" -gt 0 ]
+	run -0 same_code
+	run -0 same_layouts
+	# no object was left half-written: a local rebuild compiles nothing
+	# and links the same kernel
+	rm -f "$CELL/.kparity-built"
+	run -0 --separate-stderr unshare -m sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' sh \
+		"$CELL" "$REF" env KSRC="$SRC" nice -n 10 "$TOP/scripts/kernel-build.sh" -o "$BUILD" -t x86_64 -c gcc -j 2
+	assert_equal "$(compiled)" 0
+	run -0 same_code
+}
