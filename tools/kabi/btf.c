@@ -587,27 +587,6 @@ static void emit(struct breader *r, struct ktype *t)
 		model_add(r->model, t);
 }
 
-static void member_seg(struct sb *seg, const struct member *m,
-		       const struct member *mv, uint32_t n)
-{
-	unsigned dup = 1;
-	uint32_t i;
-
-	sb_reset(seg);
-	if (m->name) {
-		sb_add(seg, m->name);
-		return;
-	}
-	for (i = 0; i < n; i++)
-		if (!mv[i].name && mv[i].bitpos / 8 == m->bitpos / 8)
-			dup++;
-	sb_add(seg, "<anon@");
-	sb_addu(seg, m->bitpos / 8);
-	if (dup > 1)
-		sb_addf(seg, "#%u", dup);
-	sb_add(seg, ">");
-}
-
 /* Bit position and size of member I of T; without kflag a bitfield is
  * an INT type of its own with an offset and a width. */
 static void member_bits(struct breader *r, const struct btf_type *t, uint16_t i,

@@ -161,6 +161,11 @@ void model_merge(struct model *dst, const struct model *src);
 void model_drop_anon_enum_copies(struct model *m);
 /* Sort types into dump order. */
 void model_sort(struct model *m);
+/* Into SEG, the path segment member M (after the N members MV) gives the
+ * anonymous types met through it: its name, or "<anon@BYTE>" ("#K" for
+ * the K-th anonymous member at that byte), as both readers name them. */
+void member_seg(struct sb *seg, const struct member *m, const struct member *mv,
+		uint32_t n);
 uint64_t ktype_hash(const struct ktype *t);
 /* Total order used for the dump; 0 only for equal types. */
 int ktype_cmp(const struct ktype *a, const struct ktype *b);

@@ -474,3 +474,27 @@ void model_drop_anon_enum_copies(struct model *m)
 	m->ntypes = k;
 	model_sort(m);
 }
+
+/* Into SEG, what names the anonymous types met through member M, which
+ * follows the N members MV: its name, or "<anon@BYTE>", "#K" added for
+ * the K-th anonymous member at that byte. */
+void member_seg(struct sb *seg, const struct member *m, const struct member *mv,
+		uint32_t n)
+{
+	unsigned dup = 1;
+	uint32_t i;
+
+	sb_reset(seg);
+	if (m->name) {
+		sb_add(seg, m->name);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (!mv[i].name && mv[i].bitpos / 8 == m->bitpos / 8)
+			dup++;
+	sb_add(seg, "<anon@");
+	sb_addu(seg, m->bitpos / 8);
+	if (dup > 1)
+		sb_addf(seg, "#%u", dup);
+	sb_add(seg, ">");
+}
