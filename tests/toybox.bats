@@ -83,3 +83,15 @@ static_for() {
 	# no TOYBOX step
 	assert_output "$BUILD/toybox/x86_64-clang/toybox"
 }
+
+@test "toybox: a symbol of the fragment that allnoconfig drops stops the build" {
+	# a copy of the scripts whose fragment asks for a command toybox lacks
+	local top=$BATS_TEST_TMPDIR/top
+	mkdir -p "$top"
+	cp -r "$TOP/scripts" "$top/"
+	echo "CONFIG_NO_SUCH_COMMAND=y" >>"$top/scripts/initramfs/toybox.config"
+	run -2 --separate-stderr "$top/scripts/toybox.sh" -o "$BATS_TEST_TMPDIR/b" -t x86_64 -c gcc
+	assert_output ""
+	assert_equal "${stderr_lines[1]}" "toybox.sh: '$top/scripts/initramfs/toybox.config' asks for what toybox's allnoconfig dropped: CONFIG_NO_SUCH_COMMAND"
+	assert [ ! -e "$BATS_TEST_TMPDIR/b/toybox/x86_64-gcc/toybox" ]
+}
