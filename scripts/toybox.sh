@@ -48,16 +48,34 @@ triple() {
 	fi
 }
 
-# cc_script: the compiler command toybox's build runs, as a shell script:
-# ccache and the cell's compiler with its target flags
-cc_script() {
-	local flags=""
-
-	if [ -n "$cc_llvm" ]; then
-		flags=" --target=$(triple)"
-		[ "$cc_ias" != 0 ] || flags="$flags -fno-integrated-as"
+# cc_flags: the flags the cell's compiler needs on every command: Clang's
+# target, and GNU as for clang-gas
+cc_flags() {
+	[ -n "$cc_llvm" ] || return 0
+	if [ "$cc_ias" = 0 ]; then
+		echo "--target=$(triple) -fno-integrated-as"
+	else
+		echo "--target=$(triple)"
 	fi
-	printf '#!/bin/sh\nexec ccache %s%s "$@"\n' "$cc_bin" "$flags"
+}
+
+# cc_script: the compiler command toybox's build runs, as a shell script:
+# ccache and the cell's compiler with its flags
+cc_script() {
+	printf '#!/bin/sh\nexec ccache %s%s "$@"\n' "$cc_bin" "$(cc_flags | sed 's/^./ &/')"
+}
+
+# libc: the static C library the cell's compiler links, which is the
+# target's glibc for GCC and Clang alike
+libc() {
+	local a
+
+	# shellcheck disable=SC2046 # one word per flag
+	a=$("$cc_bin" $(cc_flags) -print-file-name=libc.a)
+	case "$a" in
+	/*) [ -f "$a" ] && printf '%s\n' "$a" && return 0 ;;
+	esac
+	die "$cc_bin finds no static C library (libc.a) for $t_name; the cross GCC packages bring it (scripts/deps.sh parity)"
 }
 
 # ldflags: the cell's link flags: static, and lld for Clang
@@ -74,6 +92,7 @@ inputs() {
 	printf 'source %s %s\n' "$(basename "$1")" "$(cksum <"$1")"
 	printf 'cc %s\n' "$("$cc_bin" --version | head -n 1)"
 	cc_script
+	printf 'libc %s\n' "$(cksum <"$(libc)")"
 	printf 'LDFLAGS=%s\n' "$(ldflags)"
 	cksum "$CONFIG" "$0" | awk '{ print $1, $2 }'
 }
@@ -148,6 +167,7 @@ main() {
 	dir="$builddir/toybox/$target-$cc_suffix"
 	mkdir -p "$dir" || die "cannot create '$dir'"
 	stamp="$dir/.kparity-inputs"
+	libc >/dev/null
 	want=$(inputs "$tar")
 	if [ -f "$dir/toybox" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
 		printf '%s\n' "$dir/toybox"
