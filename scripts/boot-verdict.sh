@@ -4,7 +4,7 @@
 # boot-verdict.sh - judge a test boot from its console log and QEMU's exit
 # status.
 #
-# A boot fails unless it proves otherwise: the init (scripts/initramfs/init.c) must
+# A boot fails unless it proves otherwise: the init (scripts/initramfs/init.sh) must
 # have printed its marker and PASS, both with this boot's token, no kernel
 # panic may appear, and QEMU must have exited 0 (under -no-reboot, the
 # guest's restart). The first finding in this order is the reason:

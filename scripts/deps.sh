@@ -4,8 +4,12 @@
 # deps.sh - install the Debian packages a kparity job needs, and only those
 # that are missing.
 #
-# Exit: 0 everything present (or installed), 1 a package is missing and
-# --check was given, 2 trouble (unknown group, apt-get failed, not root).
+# A group may also need Debian source packages (SRCS_*), fetched later by
+# the job itself; for those, deps.sh makes sure apt has a deb-src entry.
+#
+# Exit: 0 everything present (or installed), 1 a package or deb-src entry
+# is missing and --check was given, 2 trouble (unknown group, apt-get
+# failed, not root).
 
 # shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
 set -eu
@@ -19,12 +23,18 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 
 # One group per job; a job asks for the groups it uses.
 PKGS_build="make gcc libc6-dev pkg-config libelf-dev libdw-dev libbpf-dev"
-PKGS_check="bats bats-assert bats-support jq valgrind shellcheck binutils debhelper lintian bash-completion man-db chromium clang llvm lld libclang-rt-14-dev dwarves gcc-arm-linux-gnueabi gcc-aarch64-linux-gnu strace qemu-user distcc icecc iproute2 util-linux"
+PKGS_check="bats bats-assert bats-support jq valgrind shellcheck binutils debhelper lintian bash-completion man-db chromium clang llvm lld libclang-rt-14-dev dwarves gcc-arm-linux-gnueabi gcc-aarch64-linux-gnu strace qemu-user distcc icecc iproute2 util-linux file"
 PKGS_kernel="linux-source-6.1 xz-utils flex bison bc libssl-dev cpio kmod python3 ccache libncurses-dev"
 PKGS_bench="dwarves abigail-tools time coreutils binutils dpkg apt bpftool"
-PKGS_parity="quilt jq coreutils qemu-system-x86 qemu-system-arm gcc-arm-linux-gnueabi gcc-aarch64-linux-gnu clang clang-19 lld lld-19 llvm llvm-19"
+PKGS_parity="quilt jq coreutils qemu-system-x86 qemu-system-arm gcc-arm-linux-gnueabi gcc-aarch64-linux-gnu clang clang-19 lld lld-19 llvm llvm-19 libc6-dev-armel-cross libc6-dev-arm64-cross"
+
+# The Debian source packages a group's job fetches itself (their upstream
+# tarball, into the cache: scripts/lib/debcache.sh's deb_orig); apt needs a
+# deb-src entry for them, which deps.sh adds when apt has none.
+SRCS_parity="toybox"
 
 DEP_GROUPS="build check kernel parity bench compilers all"
+DEB_SRC_LIST=/etc/apt/sources.list.d/kparity-deb-src.list
 
 usage() {
 	cat <<USAGE
@@ -66,6 +76,39 @@ compilers_pkgs() {
 	done | sort -u | tr '\n' ' '
 }
 
+group_srcs() {
+	case "$1" in
+	parity | all) echo "$SRCS_parity" ;;
+	esac
+}
+
+# src_known SRC: apt can fetch the source package SRC.
+src_known() {
+	apt-get source --print-uris --download-only "$1" >/dev/null 2>&1
+}
+
+# add_deb_src SRC: a deb-src entry for the archive (URI, suite, component)
+# apt installs the package SRC from, in DEB_SRC_LIST, then apt-get update.
+# apt refuses two entries of one archive with different keys: the new one
+# takes the Signed-By of the archive's deb entry, if that has one.
+add_deb_src() {
+	local arch uri key line
+
+	arch=$(apt-cache policy "$1" 2>/dev/null |
+		sed -n 's|^ *[0-9]* \(https\?://[^ ]*\) \([^/ ]*\)/\([^ ]*\) [^ ]* Packages$|\1 \2 \3|p' |
+		head -n 1)
+	[ -n "$arch" ] || die "apt knows no archive of '$1' to add a deb-src entry for (apt-get update?)"
+	uri=${arch%% *}
+	key=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk -v uri="$uri" 'BEGIN { RS = "" }
+		index($0, "URIs: " uri) && match($0, /Signed-By: [^\n]*/) {
+			print substr($0, RSTART + 11, RLENGTH - 11); exit }')
+	line="deb-src ${key:+[signed-by=$key] }$arch"
+	grep -qxF "$line" "$DEB_SRC_LIST" 2>/dev/null || printf '%s\n' "$line" >>"$DEB_SRC_LIST"
+	printf '  APT     %s\n' "$line"
+	apt-get update -qq || die "apt-get update failed"
+	src_known "$1" || die "apt cannot fetch the source package '$1' even with '$line' in '$DEB_SRC_LIST'"
+}
+
 one_per_line() {
 	echo "$1" | tr ' ' '\n' | sed '/^$/d' | sort -u
 }
@@ -79,6 +122,7 @@ main() {
 	check=0
 	list=0
 	wanted=""
+	srcs=""
 	for arg in "$@"; do
 		case "$arg" in
 		--check) check=1 ;;
@@ -93,6 +137,7 @@ main() {
 			# the compilers group has said why it failed
 			pkgs=$(group_pkgs "$arg") || exit 2
 			wanted="$wanted $pkgs"
+			srcs="$srcs $(group_srcs "$arg")"
 			;;
 		esac
 	done
@@ -107,16 +152,26 @@ main() {
 	for p in $(one_per_line "$wanted"); do
 		is_installed "$p" || missing="$missing $p"
 	done
-	[ -n "$missing" ] || exit 0
+	nosrc=""
+	for p in $(one_per_line "$srcs"); do
+		src_known "$p" || nosrc="$nosrc $p"
+	done
+	[ -n "$missing" ] || [ -n "$nosrc" ] || exit 0
 
 	if [ "$check" = 1 ]; then
-		printf '%s: missing Debian packages:%s\n' "$PROG" "$missing" >&2
+		[ -z "$missing" ] || printf '%s: missing Debian packages:%s\n' "$PROG" "$missing" >&2
+		[ -z "$nosrc" ] || printf '%s: no deb-src entry for the Debian source packages:%s\n' "$PROG" "$nosrc" >&2
 		exit 1
 	fi
-	[ "$(id -u)" = 0 ] || die "missing Debian packages:$missing (run as root, or install them)"
+	[ "$(id -u)" = 0 ] ||
+		die "missing Debian packages:$missing${nosrc:+; no deb-src entry for:$nosrc} (run as root, or install them)"
 
-	printf '  APT     %s\n' "$missing"
 	export DEBIAN_FRONTEND=noninteractive
+	for p in $nosrc; do
+		add_deb_src "$p"
+	done
+	[ -n "$missing" ] || exit 0
+	printf '  APT     %s\n' "$missing"
 	apt-get update -qq || die "apt-get update failed"
 	# shellcheck disable=SC2086 # word splitting of the package list is intended
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null ||

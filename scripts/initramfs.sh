@@ -1,16 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# initramfs.sh - build the test initramfs for a target and print its path.
+# initramfs.sh - build the test initramfs of a cell (target x compiler) and
+# print its path.
 #
-# The init (scripts/initramfs/init.c) is compiled static with the target's GCC
-# against the kernel tree's nolibc and its exported UAPI headers ('make
-# headers' into BUILDDIR/initramfs/TARGET/, never into the tree). The
-# archive is written by the tree's usr/gen_init_cpio from
+# The user space is toybox, built by the cell's own compiler
+# (scripts/toybox.sh); /init is scripts/initramfs/init.sh, run by toybox's
+# sh. The archive is written by the tree's usr/gen_init_cpio from
 # scripts/initramfs/initramfs.list, which sets owners and device nodes
-# itself, so nothing here needs root. A stamp of the inputs makes a re-run free.
+# itself, so nothing here needs root. A stamp of the inputs makes a re-run
+# free; the archive is written under a temporary name and renamed.
 #
-# Exit: 0 ok, 1 a compile step failed, 2 trouble (usage, target, tools).
+# Exit: 0 ok, 1 a build step failed, 2 trouble (usage, target, tools).
 
 # shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
 set -eu
@@ -25,36 +26,27 @@ SRC="$TOPDIR/scripts/initramfs"
 
 usage() {
 	cat <<USAGE
-usage: $PROG -o BUILDDIR -t TARGET
-Build BUILDDIR/initramfs/TARGET/initramfs.cpio unless it is up to date,
-and print its path. V=1 shows the commands.
+usage: $PROG -o BUILDDIR -t TARGET [-c COMPILER]
+Build BUILDDIR/initramfs/TARGET-COMPILER/initramfs.cpio, whose toybox
+COMPILER (default: gcc) built, unless it is up to date, and print its path.
+V=1 shows the commands; LLVM= selects the clang as for scripts/toybox.sh.
 USAGE
 }
 
-# run CMD...: run CMD, its output to $log (and stderr with V=1).
-run() {
-	[ "${V:-0}" != 1 ] || printf '%s\n' "$*" >&2
-	if ! "$@" >>"$log" 2>&1; then
-		printf '%s: failed: %s; last lines of %s:\n' "$PROG" "$*" "$log" >&2
-		tail -n 20 "$log" >&2
-		exit 1
-	fi
-}
-
-# inputs SRCDIR CC: everything the archive depends on.
+# inputs SRCDIR TOYBOX: everything the archive depends on
 inputs() {
-	printf 'srcdir %s %s\n' "$1" "$(stat -c %Y "$1/Makefile")"
-	printf 'cc %s\n' "$("$2" --version | head -n 1)"
-	printf 'ARCH=%s\n' "$t_arch"
-	cksum "$SRC/init.c" "$SRC/check" "$SRC/initramfs.list" "$0" |
+	printf 'gen_init_cpio %s\n' "$(cksum <"$1/usr/gen_init_cpio.c")"
+	printf 'toybox %s\n' "$(cksum <"$2")"
+	cksum "$SRC/init.sh" "$SRC/check" "$SRC/initramfs.list" "$0" |
 		awk '{ print $1, $2 }'
 }
 
 main() {
-	local builddir="" target="" opt srcdir dir cc stamp want
+	local builddir="" target="" compiler=gcc opt srcdir dir toybox stamp want log
 
-	while getopts ho:t: opt; do
+	while getopts c:ho:t: opt; do
 		case "$opt" in
+		c) compiler="$OPTARG" ;;
 		o) builddir="$OPTARG" ;;
 		t) target="$OPTARG" ;;
 		h) usage; exit 0 ;;
@@ -67,32 +59,32 @@ main() {
 		exit 2
 	fi
 	load_target "$target"
-	compiler_select gcc
-	cc="$cc_bin"
-	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$cc" cc make || exit 2
+	compiler_select "$compiler"
+	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" cc || exit 2
 
 	srcdir=$("$TOPDIR/scripts/kernel-src.sh" -o "$builddir") || exit 2
-	mkdir -p "$builddir/initramfs/$target" || die "cannot create '$builddir/initramfs/$target'"
-	dir=$(cd "$builddir/initramfs/$target" && pwd)
+	toybox=$("$TOPDIR/scripts/toybox.sh" -o "$builddir" -t "$target" -c "$compiler") || exit
+	mkdir -p "$builddir/initramfs/$target-$cc_suffix" ||
+		die "cannot create '$builddir/initramfs/$target-$cc_suffix'"
+	dir=$(cd "$builddir/initramfs/$target-$cc_suffix" && pwd)
 	stamp="$dir/.kparity-inputs"
-	want=$(inputs "$srcdir" "$cc")
+	want=$(inputs "$srcdir" "$toybox")
 	if [ -f "$dir/initramfs.cpio" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
 		printf '%s\n' "$dir/initramfs.cpio"
 		exit 0
 	fi
 
-	step INITRD "$target"
+	step INITRD "$target/$cc_suffix"
 	rm -f "$stamp"
 	log="$dir/initramfs.log"
 	: >"$log"
-	run make -C "$srcdir" O="$dir/headers" ARCH="$t_arch" headers
-	# nolibc's own headers are not -Wextra clean; -isystem keeps their
-	# warnings out while init.c is held to -Werror.
-	run "$cc" -static -nostdlib -fno-stack-protector -fno-asynchronous-unwind-tables \
-		-Os -Wall -Wextra -Werror \
-		-isystem "$dir/headers/usr/include" -isystem "$srcdir/tools/include/nolibc" \
-		-include nolibc.h -o "$dir/init" "$SRC/init.c" -lgcc
-	run cc -O2 -o "$dir/gen_init_cpio" "$srcdir/usr/gen_init_cpio.c"
+	if ! run_logged "$log" cc -O2 -o "$dir/gen_init_cpio" "$srcdir/usr/gen_init_cpio.c"; then
+		printf '%s: cannot build gen_init_cpio; last lines of %s:\n' "$PROG" "$log" >&2
+		tail -n 20 "$log" >&2
+		exit 1
+	fi
+	cp "$toybox" "$dir/toybox"
+	cp "$SRC/init.sh" "$dir/init"
 	cp "$SRC/check" "$dir/check"
 	(cd "$dir" && ./gen_init_cpio "$SRC/initramfs.list" >initramfs.cpio.tmp) 2>>"$log" ||
 		die "gen_init_cpio failed; see '$log'"

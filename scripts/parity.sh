@@ -174,7 +174,7 @@ build_cell() {
 		fi
 	elif [ "$bstat" = pass ]; then
 		vstat=fail
-		verdict="fail: no initramfs for $target"
+		verdict="fail: no initramfs for $target/$sfx"
 		failures="$failures$target/$sfx boot: no initramfs
 "
 	fi
@@ -532,11 +532,13 @@ main() {
 	findings=""
 
 	for target in $targets; do
-		initrd_ok=0
-		initrd=$("$TOPDIR/scripts/initramfs.sh" -o "$build" -t "$target") && initrd_ok=1
-		[ "$initrd_ok" = 1 ] || initrd=""
-		initrd="${initrd:+$build/initramfs/$target/initramfs.cpio}"
 		for compiler in $compilers; do
+			# each cell boots the user space its own compiler built
+			initrd_ok=0
+			initrd=$("$TOPDIR/scripts/initramfs.sh" -o "$build" -t "$target" -c "$compiler") &&
+				initrd_ok=1
+			[ "$initrd_ok" = 1 ] || initrd=""
+			initrd="${initrd:+$build/initramfs/$target-$(suffix "$compiler")/initramfs.cpio}"
 			build_cell "$target" "$compiler"
 		done
 		compare_all "$target"

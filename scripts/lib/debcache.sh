@@ -125,3 +125,27 @@ debian_abi() {
 	[ -n "$n" ] || die "apt knows no linux-headers-6.1.0-N-cloud-amd64 (apt-get update?)"
 	echo "$n"
 }
+
+# deb_orig CACHE PKG: the upstream tarball of the Debian source package
+# PKG (CACHE/src/PKG/PKG_VERSION.orig.tar.*), downloaded with 'apt-get
+# source --download-only --tar-only' the first time, its checksum checked
+# by apt against the archive's signed index (apt needs a deb-src entry:
+# scripts/deps.sh parity adds one). Debian's own changes are not fetched.
+deb_orig() {
+	local cache="$1" pkg="$2" dir tmp tar
+
+	dir="$cache/src/$pkg"
+	if [ ! -f "$dir/.fetched" ]; then
+		tmp="$cache/src/.$pkg.tmp"
+		rm -rf "$tmp" "$dir"
+		mkdir -p "$tmp"
+		step FETCH "$pkg (source)" >&2
+		(cd "$tmp" && apt-get source --download-only --tar-only "$pkg" >dl.log 2>&1) ||
+			die "apt-get source --download-only --tar-only $pkg failed; see '$tmp/dl.log' (deb-src entry: scripts/deps.sh parity)"
+		: >"$tmp/.fetched"
+		mv "$tmp" "$dir"
+	fi
+	tar=$(find "$dir" -maxdepth 1 -name "${pkg}_*.orig.tar.*" | sort | tail -n 1)
+	[ -n "$tar" ] || die "no ${pkg}_*.orig.tar.* in '$dir'"
+	echo "$tar"
+}
