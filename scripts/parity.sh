@@ -39,6 +39,8 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOPDIR/scripts/lib/target.sh"
 KNOWN_TESTS="none kunit kselftest all"
 DIFFERENCES="$TOPDIR/scripts/targets/test-differences.list"
+# the most changed types whose layouts the report draws per comparison
+PICTURES=20
 
 usage() {
 	cat <<USAGE
@@ -247,14 +249,14 @@ target_tests() {
 
 # compare TARGET OLD NEW KIND: diff the vmlinux of TARGET built with
 # compiler OLD and with compiler NEW with kabi; write $cells/TARGET.OLD.NEW.kabi.json
-# with the summary and, for each type whose layout differs incompatibly,
-# the findings and both layouts. KIND says what a difference is: ref (NEW
-# against the reference compiler: an incompatible one fails the run) or
-# version (one Clang against the next: every change is a finding, none
-# fails the run).
+# with the summary and, for each type whose layout differs incompatibly
+# and each changed type the report draws (at most PICTURES), the findings
+# and both layouts. KIND says what a difference is: ref (NEW against the
+# reference compiler: an incompatible one fails the run) or version (one
+# Clang against the next: every change is a finding, none fails the run).
 compare() {
 	local target="$1" c_old="$2" c_new="$3" kind="$4" old new txt json rc=0 status=pass reason=""
-	local names id="$1.$2.$3"
+	local names pictured id="$1.$2.$3"
 
 	old="$abuild/kernel/$target-$(suffix "$c_old")/vmlinux"
 	new="$abuild/kernel/$target-$(suffix "$c_new")/vmlinux"
@@ -298,10 +300,12 @@ compare() {
 			failures="$failures$target kabi $c_old vs $c_new: $(printf '%s\n' "$names" | wc -l) types differ incompatibly
 "
 		fi
-		layouts "$old" "$cells/$id.old.layout" "$names"
-		layouts "$new" "$cells/$id.new.layout" "$names"
-		jq --arg status "$status" --arg reason "$reason" \
-			--slurpfile r "$cells/$id.kabi.repro" \
+		pictured=$(jq -r -L "$TOPDIR/scripts/lib" --argjson cap "$PICTURES" \
+			'include "kabi-pictured"; pictured($cap)[] | "\(.kind) \(.name)"' "$json")
+		layouts "$old" "$cells/$id.old.layout" "$pictured"
+		layouts "$new" "$cells/$id.new.layout" "$pictured"
+		jq -L "$TOPDIR/scripts/lib" --arg status "$status" --arg reason "$reason" \
+			--argjson cap "$PICTURES" --slurpfile r "$cells/$id.kabi.repro" \
 			--slurpfile gcc "$cells/$id.old.layout" \
 			--slurpfile clang "$cells/$id.new.layout" \
 			-f "$TOPDIR/scripts/lib/parity-kabi.jq" "$json" |

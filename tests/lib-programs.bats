@@ -98,9 +98,9 @@ expected() {
 	expected parity-cell
 }
 
-@test "parity-kabi.jq: the incompatible types with both layouts" {
+@test "parity-kabi.jq: the incompatible and the drawn changed types with both layouts" {
 	need_tool jq
-	run -0 jq --arg status fail --arg reason "layouts differ incompatibly" \
+	run -0 jq -L "$L" --argjson cap 20 --arg status fail --arg reason "layouts differ incompatibly" \
 		--slurpfile r <(echo '"kabi diff a b"') --slurpfile gcc "$FIX/gcc.layout" \
 		--slurpfile clang "$FIX/clang.layout" -f "$L/parity-kabi.jq" "$FIX/diff.json"
 	expected parity-kabi

@@ -33,13 +33,15 @@ setup() {
 
 @test "report: the html shows both layouts of each incompatible type, holes marked" {
 	"$TOP/scripts/report.sh" "$F/report.json" "$T"
-	run -0 grep -o '<caption>[a-z]*: size [0-9]*</caption>' "$T/report.html"
-	assert_output "$(printf '%s\n' '<caption>gcc: size 4</caption>' '<caption>clang: size 4</caption>' \
-		'<caption>gcc: size 16</caption>' '<caption>clang: size 24</caption>')"
-	run -0 grep -o '<tr class="hole"><td>[0-9]*</td><td>[0-9]*</td>' "$T/report.html"
+	run -0 grep -o '<th colspan="5"[^>]*>[a-z]*: size [0-9]*</th>' "$T/report.html"
+	assert_output "$(printf '%s\n' '<th colspan="5">gcc: size 4</th>' '<th colspan="5" class="right">clang: size 4</th>' \
+		'<th colspan="5">gcc: size 16</th>' '<th colspan="5" class="right">clang: size 24</th>')"
+	run -0 grep -o '<td class="hole[^>]*>[0-9]*</td><td class="hole">[0-9]*</td><td class="hole" colspan="3">[^<]*</td>' "$T/report.html"
 	assert_output "$(printf '%s\n' \
-		'<tr class="hole"><td>1</td><td>3</td>' '<tr class="hole"><td>2</td><td>2</td>' \
-		'<tr class="hole"><td>4</td><td>4</td>' '<tr class="hole"><td>4</td><td>4</td>')"
+		'<td class="hole">1</td><td class="hole">3</td><td class="hole" colspan="3">3 bytes padding</td>' \
+		'<td class="hole right">2</td><td class="hole">2</td><td class="hole" colspan="3">2 bytes padding</td>' \
+		'<td class="hole">4</td><td class="hole">4</td><td class="hole" colspan="3">4 bytes hole</td>' \
+		'<td class="hole right">4</td><td class="hole">4</td><td class="hole" colspan="3">4 bytes hole</td>')"
 }
 
 @test "report: warnings of objtool and Kconfig are counted beside the compiler's" {

@@ -7,6 +7,7 @@
 include "report";
 include "report-matrix";
 include "report-tests";
+include "report-layout";
 
 def cls: if . == "pass" then "pass" elif . == "fail" then "fail" else "skip" end;
 def cellbox($t): "<td class=\"\(if .build.status == "pass" and .boot.status == "pass" then "pass" else "fail" end)\">"
@@ -16,13 +17,6 @@ def cellbox($t): "<td class=\"\(if .build.status == "pass" and .boot.status == "
 	+ "<div class=\"repro\">build: <code>\(.build.reproduce | @html)</code></div>"
 	+ (if .boot.reproduce != null then "<div class=\"repro\">boot: <code>\(.boot.reproduce | @html)</code></div>" else "" end)
 	+ "</td>";
-def layout_table($side; $rows):
-	"<table class=\"layout\"><caption>\($side)</caption><tr><th>offset</th><th>size</th><th>member</th><th>type</th></tr>"
-	+ ([$rows[] | if .hole
-		then "<tr class=\"hole\"><td>\(.offset)</td><td>\(.size)</td><td colspan=\"2\">hole</td></tr>"
-		else "<tr><td>\(.offset)\(bitpos)</td><td>\(.size)</td><td>\(.name | @html)</td><td><code>\(.type | @html)</code></td></tr>" end]
-	   | join(""))
-	+ "</table>";
 . as $r |
 "<!DOCTYPE html>",
 "<html lang=\"en\"><head><meta charset=\"utf-8\">",
@@ -35,8 +29,7 @@ def layout_table($side; $rows):
 "td.pass{background:#d9f2d9}td.fail{background:#f7d4d4}td.skip{background:#eee}",
 ".repro{font-size:0.75em;color:#555;margin-top:0.3em}.repro code{color:#333;word-break:break-all}",
 ".verdict{font-size:1.4em;font-weight:bold}.verdict.pass{color:#176617}.verdict.fail{color:#a31515}",
-".sides{display:flex;gap:1.5em;align-items:flex-start}",
-"tr.hole td{background:#fff3c4;font-style:italic}",
+layout_css,
 "pre{background:#f4f4f4;padding:0.6em;overflow-x:auto}",
 ".bar{display:flex;width:300px;height:0.9em;background:#eee}.bar span{display:block;height:100%}.bar .pass{background:#3a9a3a}.bar .fail{background:#c0392b}.bar .skip{background:#aaa}",
 "</style></head><body>",
@@ -74,11 +67,5 @@ tests_overview_html,
 	(.cells[] | select(.boot.status == "fail") |
 		"<p>Boot \(.name | @html) failed: \(.boot.reason | @html). Last console lines:</p>",
 		"<pre>\(.boot.last_lines | join("\n") | @html)</pre>"),
-	((.kabi.incompatible // [])[] |
-		"<h3>\(.kind) \(.name | @html) <small>\(.decl_file | @html):\(.decl_line)</small></h3>",
-		"<ul>" + ([.findings[] | select(.incompatible) | "<li>\(finding_text | @html)</li>"] | join("")) + "</ul>",
-		"<div class=\"sides\">"
-		+ layout_table("gcc: size \(.gcc.size // "?")"; (.gcc | rows))
-		+ layout_table("clang: size \(.clang.size // "?")"; (.clang | rows))
-		+ "</div>")),
+	layouts_html),
 "</body></html>"

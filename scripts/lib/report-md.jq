@@ -7,6 +7,7 @@
 include "report";
 include "report-matrix";
 include "report-tests";
+include "report-layout";
 
 "# kparity report: \(.kernel)",
 "",
@@ -53,18 +54,4 @@ tests_overview_md,
 		.boot.last_lines[],
 		"```",
 		""),
-	(($t.kabi.incompatible // [])[] |
-		"### \(.kind) \(.name) (\(.decl_file):\(.decl_line))",
-		"",
-		(.findings[] | select(.incompatible) | "- \(finding_text)"),
-		"",
-		"| gcc offset | size | member | clang offset | size | member |",
-		"|---|---|---|---|---|---|",
-		((.gcc | rows) as $g | (.clang | rows) as $c
-		 | range(0; [($g | length), ($c | length)] | max) as $i
-		 | [$g[$i], $c[$i]]
-		 | map(if . == null then " | | "
-			elif .hole then "\(.offset) | \(.size) | *hole*"
-			else "\(.offset)\(bitpos) | \(.size) | \(.name) `\(.type)`" end)
-		 | "| \(.[0]) | \(.[1]) |"),
-		""))
+	layouts_md)
