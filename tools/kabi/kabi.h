@@ -63,6 +63,8 @@ struct strtab *strtab_new(void);
 void strtab_free(struct strtab *t);
 const char *strtab_intern(struct strtab *t, const char *s);
 const char *strtab_intern_n(struct strtab *t, const char *s, size_t n);
+/* Room for N more strings without growing the table on the way. */
+void strtab_reserve(struct strtab *t, size_t n);
 
 /* Growable string. */
 struct sb {
