@@ -57,6 +57,12 @@ bad() {
 	done
 }
 
+@test "kabi btf: a struct without members (found by fuzzing)" {
+	raw_btf "$T/empty.btf" '\000e\000' 1 $((4 << 24)) 0
+	run -0 "$KABI" dump "$T/empty.btf"
+	assert_output "struct e size=0"
+}
+
 @test "kabi btf: function-local types and per-unit anonymous enum copies are normalised" {
 	for cc in gcc clang; do
 		cc_obj "$cc" "$T/a.o" tests/fixtures/kabi-btf/unit-a.c

@@ -22,10 +22,12 @@
 #define BTF_MAGIC_LE 0xeB9F
 #define BTF_HDR_MIN 24
 
-/* A file's bytes, or its .BTF section's. */
+/* A file's bytes, or its .BTF section's (in libelf's mapping, then not
+ * ours to free). */
 struct bytes {
 	unsigned char *p;
 	size_t n;
+	bool owned;
 };
 
 static char *msg(const char *path, const char *fmt, ...)
@@ -61,6 +63,7 @@ static int slurp(const char *path, int fd, struct bytes *b, char **err)
 	ssize_t got;
 
 	b->n = 0;
+	b->owned = true;
 	b->p = xmalloc(cap);
 	while ((got = pread(fd, b->p + b->n, cap - b->n, (off_t)b->n)) > 0) {
 		b->n += (size_t)got;
@@ -172,8 +175,8 @@ static int input_bytes(const char *path, struct input *in, struct bytes *b,
 		return -1;
 	}
 	b->n = d->d_size;
-	b->p = xmalloc(b->n ? b->n : 1);
-	memcpy(b->p, d->d_buf, b->n);
+	b->p = d->d_buf;
+	b->owned = false;
 	return 0;
 }
 
@@ -347,8 +350,8 @@ static int no_print(enum libbpf_print_level l, const char *f, va_list ap)
 }
 
 /* Parsed BTF of bytes B (header checked), split on BASE when given.
- * This libbpf exports no btf__new_split, so the bytes go through a
- * memory file to btf__parse_raw_split, which takes a base or NULL. */
+ * This libbpf exports no btf__new_split, so split BTF goes through a
+ * memory file to btf__parse_raw_split, which takes a base. */
 static struct btf *btf_from(const char *path, const struct bytes *b,
 			    struct btf *base, char **err)
 {
@@ -358,6 +361,17 @@ static struct btf *btf_from(const char *path, const struct bytes *b,
 
 	if (check_header(path, b, err) != 0)
 		return NULL;
+	if (b->n > UINT32_MAX) {
+		*err = msg(path, "BTF of %zu bytes, more than BTF can say",
+			   b->n);
+		return NULL;
+	}
+	if (!base) {
+		btf = btf__new(b->p, (uint32_t)b->n);
+		if (!btf)
+			*err = lbpf_msg(path, "btf__new", errno);
+		return btf;
+	}
 	fd = memfd_create("kabi-btf", MFD_CLOEXEC);
 	if (fd < 0 || write(fd, b->p, b->n) != (ssize_t)b->n) {
 		*err = msg(path, "memfd_create: %s", strerror(errno));
@@ -404,7 +418,8 @@ static struct btf *btf_load(const char *path, struct btf *base,
 		btf = NULL;
 	}
 out:
-	free(b.p);
+	if (b.owned)
+		free(b.p);
 	input_close(&in);
 	return btf;
 }
