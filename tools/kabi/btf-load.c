@@ -234,12 +234,27 @@ static int check_header(const char *path, const struct bytes *b, char **err)
 	return 0;
 }
 
+/* The string section of BTF that is not split: every offset below N is
+ * in it, at P + offset; N is 0 for split BTF (offsets go to libbpf). */
+struct strsec {
+	const char *p;
+	uint32_t n;
+};
+
+/* The length of the string section of B, whose header is checked. */
+static uint32_t str_len_of(const struct bytes *b)
+{
+	return get32(b->p + 20, b->p[0] != (BTF_MAGIC_LE & 0xff));
+}
+
 /* Whether string offset OFF of BTF is the start of a string in it. */
-static bool str_ok(const struct btf *btf, uint32_t off)
+static bool str_ok(const struct btf *btf, const struct strsec *ss, uint32_t off)
 {
 	const char *prev;
 
-	if (!btf__str_by_offset(btf, off))
+	if (off < ss->n)
+		return !off || ss->p[off - 1] == '\0';
+	if (ss->n || !btf__str_by_offset(btf, off))
 		return false;
 	if (!off)
 		return true;
@@ -289,7 +304,7 @@ static unsigned refs_of(const struct btf_type *t, uint32_t *ids, size_t nids,
 /* References of the own types of BTF, with BASE naming the base file.
  * libbpf has checked each type's length and kind. */
 static int check_refs(const char *path, const struct btf *btf, const char *base,
-		      char **err)
+		      const struct strsec *ss, char **err)
 {
 	const struct btf *bb = btf__base_btf(btf);
 	uint32_t first = bb ? btf__type_cnt(bb) : 1, cnt = btf__type_cnt(btf);
@@ -314,7 +329,7 @@ static int check_refs(const char *path, const struct btf *btf, const char *base,
 
 		n = refs_of(t, ids, MAX_REFS, strs, MAX_REFS, &ns);
 		for (i = 0; i < ns && !rc; i++) {
-			if (str_ok(btf, strs[i]))
+			if (str_ok(btf, ss, strs[i]))
 				continue;
 			*err = msg(path,
 				   "type ID %" PRIu32
@@ -393,6 +408,7 @@ static struct btf *btf_load(const char *path, struct btf *base,
 {
 	struct btf *btf = NULL;
 	struct bytes b = { 0 };
+	struct strsec ss = { 0 };
 	struct input in;
 
 	if (input_open(path, &in, err) != 0)
@@ -413,7 +429,12 @@ static struct btf *btf_load(const char *path, struct btf *base,
 	if (input_bytes(path, &in, &b, err) != 0)
 		goto out;
 	btf = btf_from(path, &b, base, err);
-	if (btf && check_refs(path, btf, base ? base_path : NULL, err) != 0) {
+	if (btf && !base) {
+		ss.p = btf__str_by_offset(btf, 0);
+		ss.n = ss.p ? str_len_of(&b) : 0;
+	}
+	if (btf &&
+	    check_refs(path, btf, base ? base_path : NULL, &ss, err) != 0) {
 		btf__free(btf);
 		btf = NULL;
 	}

@@ -410,6 +410,17 @@ static void read_types(struct breader *r)
 	}
 }
 
+/* N zeroed objects of SZ bytes, written now: calloc's pages would be
+ * faulted in as zero pages on the first read of a slot, then again on
+ * its first write. */
+static void *written(size_t n, size_t sz)
+{
+	void *p = xcalloc(n, sz);
+
+	memset(p, 0, n * sz);
+	return p;
+}
+
 static void breader_free(struct breader *r)
 {
 	unsigned d, k;
@@ -445,9 +456,9 @@ int btf_read_types(struct model *m, const char *path, const struct btf *btf,
 	r->ptr_size = btf__pointer_size(btf);
 	if (!r->ptr_size)
 		r->ptr_size = sizeof(void *);
-	r->align = xcalloc(r->cnt - r->first + 1, sizeof(*r->align));
+	r->align = written(r->cnt - r->first + 1, sizeof(*r->align));
 	r->anon_used = xcalloc(r->cnt - r->first + 1, sizeof(*r->anon_used));
-	r->memo = xcalloc(r->cnt, sizeof(*r->memo));
+	r->memo = written(r->cnt, sizeof(*r->memo));
 	/* grown once rather than by doubling: about one interned string
 	 * per two types, and member names of a few thousand types */
 	hset_init(&r->names, sizeof(struct name_ent), 0);
