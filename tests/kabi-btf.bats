@@ -165,6 +165,12 @@ OUT
 	bad "$T/str.btf" "kabi: cannot read '$T/str.btf': type ID 1 names string offset 40, which is past the end of the strings (split BTF without its base? name it with --base-btf)"
 }
 
+@test "kabi btf bad input: a string offset into the middle of a string" {
+	# [1] STRUCT named at offset 2, inside "ab"
+	raw_btf "$T/mid.btf" '\000ab\000' 2 $((4 << 24)) 0
+	bad "$T/mid.btf" "kabi: cannot read '$T/mid.btf': type ID 1 names string offset 2, which is not the start of a string (split BTF without its base? name it with --base-btf)"
+}
+
 @test "kabi btf bad input: a module's split BTF without its base" {
 	btf_of gcc enums
 	btf_of gcc pointers
