@@ -459,10 +459,12 @@ int btf_read_types(struct model *m, const char *path, const struct btf *btf,
 	r->align = written(r->cnt - r->first + 1, sizeof(*r->align));
 	r->anon_used = xcalloc(r->cnt - r->first + 1, sizeof(*r->anon_used));
 	r->memo = written(r->cnt, sizeof(*r->memo));
-	/* grown once rather than by doubling: about one interned string
-	 * per two types, and member names of a few thousand types */
+	/* sized up front rather than grown by doubling as they fill: a
+	 * kernel's BTF has about one distinct member name per four types
+	 * and one interned string per two (more, sized at once, is slower) */
 	hset_init(&r->names, sizeof(struct name_ent), 0);
-	hset_reserve_n(&r->names, 32768, name_used, name_hash, NULL);
+	hset_reserve_n(&r->names, (r->cnt - r->first) / 4, name_used, name_hash,
+		       NULL);
 	strtab_reserve(m->strs, (r->cnt - r->first) / 2);
 	r->types = xcalloc(r->cnt, sizeof(*r->types));
 	for (id = 0; id < r->cnt; id++)
