@@ -531,9 +531,46 @@ btf_only() {
 	report "" 1
 }
 
-main() {
-	local builddir=build tiny_only=0 btf=0 old new abis pairs t
+# bench_pairs OLD NEW: the distro pair (unless $tiny_only) with the BTF
+# rows, and the small pair OLD NEW
+bench_pairs() {
+	local old="$1" new="$2" abis pairs t
 
+	for t in "$old" "$new"; do
+		[ -f "$t" ] || die "no '$t' (make parity builds the tiny kernel)"
+	done
+	pairs=tiny
+	info_tiny=$(debug_info_bytes "$new")
+	if [ "$tiny_only" = 0 ]; then
+		abis=$(pick_abis)
+		# shellcheck disable=SC2086 # two numbers
+		set -- $abis
+		fetch "$1"
+		fetch "$2"
+		distro_old=$(vmlinux_path "$1")
+		distro_new=$(vmlinux_path "$2")
+		info_distro=$(debug_info_bytes "$distro_new")
+		pairs="distro tiny"
+		runs distro "$distro_old" "$distro_new"
+		runs_btf "$(image_vmlinux "$cache" "6.1.0-$2-cloud-amd64")"
+	fi
+	runs tiny "$old" "$new"
+	for t in $pairs; do
+		if [ "$t" = distro ]; then
+			check_same "$t" "$distro_old" "$distro_new"
+			check_codiff "$t" "$distro_old" "$distro_new"
+		else
+			check_same "$t" "$old" "$new"
+			check_codiff "$t" "$old" "$new"
+		fi
+	done
+	report "$pairs" "$([ "$tiny_only" = 0 ] && echo 1 || echo 0)"
+}
+
+main() {
+	local builddir=build btf=0 old="" new="" t
+
+	tiny_only=0
 	nruns=3
 	abi_timeout=300
 	btf_given=0
@@ -584,38 +621,9 @@ main() {
 	cache="${KPARITY_CACHE_DIR:-$builddir/cache}"
 	if [ "$btf" = 1 ]; then
 		btf_only "$@"
-		return
+	else
+		bench_pairs "$old" "$new"
 	fi
-	for t in "$old" "$new"; do
-		[ -f "$t" ] || die "no '$t' (make parity builds the tiny kernel)"
-	done
-
-	pairs=tiny
-	info_tiny=$(debug_info_bytes "$new")
-	if [ "$tiny_only" = 0 ]; then
-		abis=$(pick_abis)
-		# shellcheck disable=SC2086 # two numbers
-		set -- $abis
-		fetch "$1"
-		fetch "$2"
-		distro_old=$(vmlinux_path "$1")
-		distro_new=$(vmlinux_path "$2")
-		info_distro=$(debug_info_bytes "$distro_new")
-		pairs="distro tiny"
-		runs distro "$distro_old" "$distro_new"
-		runs_btf "$(image_vmlinux "$cache" "6.1.0-$2-cloud-amd64")"
-	fi
-	runs tiny "$old" "$new"
-	for t in $pairs; do
-		if [ "$t" = distro ]; then
-			check_same "$t" "$distro_old" "$distro_new"
-			check_codiff "$t" "$distro_old" "$distro_new"
-		else
-			check_same "$t" "$old" "$new"
-			check_codiff "$t" "$old" "$new"
-		fi
-	done
-	report "$pairs" "$([ "$tiny_only" = 0 ] && echo 1 || echo 0)"
 }
 
 main "$@"
