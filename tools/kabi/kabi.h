@@ -88,6 +88,7 @@ void json_str(FILE *f, const char *s);
 
 /* ---- model.c --------------------------------------------------------- */
 
+/* In the order of their names ("enum" < "struct" < ...): the dump's. */
 enum kind {
 	KIND_ENUM,
 	KIND_STRUCT,

@@ -243,8 +243,8 @@ int ktype_cmp(const struct ktype *a, const struct ktype *b)
 {
 	int r;
 
-	if ((r = strcmp(kind_name(a->kind), kind_name(b->kind))) ||
-	    (r = scmp(a->name, b->name)) ||
+	/* enum kind is in the order of the kinds' names */
+	if ((r = ncmp(a->kind, b->kind)) || (r = scmp(a->name, b->name)) ||
 	    (r = scmp(a->decl_file, b->decl_file)) ||
 	    (r = ncmp(a->decl_line, b->decl_line)))
 		return r;
