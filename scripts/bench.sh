@@ -8,7 +8,7 @@
 # and peak RSS, the ratios kabi / anchor and whether they meet the
 # targets, then two correctness checks: kabi's output does not depend on
 # the run or the thread count, and every struct codiff reports as changed
-# is reported by kabi or explained.
+# is reported by kabi or explained. --btf-only measures the BTF rows alone.
 #
 # Exit: 0 every target met and every check passed, 1 a target or check
 # missed, 2 trouble (a tool or input missing, kabi failed, fetch failed).
@@ -39,13 +39,16 @@ ABIDIFF_FACTOR=50
 
 usage() {
 	cat <<USAGE
-usage: $PROG [-o BUILDDIR] [-n RUNS] [-t SECONDS] [--tiny-only] [OLD NEW]
+usage: $PROG [-o BUILDDIR] [-n RUNS] [-t SECONDS] [--tiny-only | --btf-only] [OLD NEW | BTF]
 Benchmark BUILDDIR/kabi against pahole, codiff and abidiff.
   -o BUILDDIR   build area (default: build); kabi is BUILDDIR/kabi, the
                 report BUILDDIR/bench/bench.json
   -n RUNS       runs of each measurement (default 3); abidiff runs once
   -t SECONDS    abidiff's time limit (default 300); reaching it is a result
   --tiny-only   only the small pair: no distro download, no targets
+  --btf-only    only the BTF rows: kabi dump, pahole -F btf and bpftool
+                on BTF (default: the distro kernel's; a file given has
+                no targets)
   OLD NEW       the small pair (default: the tiny kernel's GCC and Clang
                 vmlinux under BUILDDIR/kernel/x86_64-*/)
 Environment: KPARITY_CACHE_DIR (default BUILDDIR/cache) keeps the distro
@@ -206,7 +209,7 @@ runs() {
 }
 
 # runs_btf VMLINUX: RUNS rounds of kabi, pahole and bpftool reading the
-# BTF of VMLINUX
+# BTF of VMLINUX, then the check that kabi's output did not change
 runs_btf() {
 	local i=1
 
@@ -218,6 +221,7 @@ runs_btf() {
 		measure bpftool-btf /dev/null bpftool btf dump file "$1" format c
 		i=$((i + 1))
 	done
+	check_same_btf
 }
 
 # ---- checks ---------------------------------------------------------------
@@ -245,6 +249,20 @@ check_same() {
 		check "$pair: kabi dump and diff byte-identical over $nruns runs and --threads 1" pass ""
 	else
 		check "$pair: kabi dump and diff byte-identical over $nruns runs and --threads 1" fail "differs:$bad"
+	fi
+}
+
+# check_same_btf: kabi's dump of BTF byte-identical across runs
+check_same_btf() {
+	local f bad=""
+
+	for f in "$work"/kabi-dump-btf.out.*; do
+		cmp -s "$f" "$work/kabi-dump-btf.out.1" || bad="$bad ${f##*/}"
+	done
+	if [ -z "$bad" ]; then
+		check "btf: kabi dump byte-identical over $nruns runs" pass ""
+	else
+		check "btf: kabi dump byte-identical over $nruns runs" fail "differs:$bad"
 	fi
 }
 
@@ -404,10 +422,22 @@ targets_abidiff() {
 		verdict=PASS || verdict=FAIL
 }
 
-# report: the table, the checks, bench.json; exit status
-report() {
-	local pairs="$1" p label fails=0 tmp name pass detail first=1
+# report_btf: the BTF rows; targets unless the BTF was given ($btf_given)
+report_btf() {
+	target="" verdict=info
+	[ "$btf_given" = 1 ] || targets_btf
+	[ "$verdict" != FAIL ] || fails=$((fails + 1))
+	row dump-btf-pahole "dump btf" kabi-dump-btf pahole-btf pahole
+	target="" verdict=info
+	row dump-btf-bpftool "dump btf" kabi-dump-btf bpftool-btf bpftool
+}
 
+# report PAIRS BTF: the table (BTF 1: with the BTF rows), the checks,
+# bench.json; exit status
+report() {
+	local pairs="$1" btf="$2" p label tmp name pass detail first=1
+
+	fails=0
 	json_rows="$work/rows.json"
 	: >"$json_rows"
 	json_sep=""
@@ -427,20 +457,19 @@ report() {
 		[ "$p" != distro ] || targets_abidiff "$p"
 		[ "$verdict" != FAIL ] || fails=$((fails + 1))
 		row "diff-$p-abidiff" "diff $label" "kabi-diff-$p" "abidiff-$p" abidiff
-		[ "$p" = distro ] || continue
-		targets_btf
-		[ "$verdict" != FAIL ] || fails=$((fails + 1))
-		row dump-btf-pahole "dump btf" kabi-dump-btf pahole-btf pahole
-		target="" verdict=info
-		row dump-btf-bpftool "dump btf" kabi-dump-btf bpftool-btf bpftool
+		[ "$p" != distro ] || [ "$btf" != 1 ] || report_btf
 	done
+	[ -n "$pairs" ] || [ "$btf" != 1 ] || report_btf
 
-	printf '\nkabi dump peak RSS:'
-	for p in $pairs; do
-		printf ' %s %s MB (.debug_info %s MB);' "$p" "$(mb "$(run_median "kabi-dump-$p" 5)")" \
-			"$(mb "$(($(info_bytes "$p") / 1024))")"
-	done
-	printf '\n\n'
+	if [ -n "$pairs" ]; then
+		printf '\nkabi dump peak RSS:'
+		for p in $pairs; do
+			printf ' %s %s MB (.debug_info %s MB);' "$p" "$(mb "$(run_median "kabi-dump-$p" 5)")" \
+				"$(mb "$(($(info_bytes "$p") / 1024))")"
+		done
+		printf '\n'
+	fi
+	printf '\n'
 	while IFS="$(printf '\t')" read -r name pass detail; do
 		printf 'check %-4s %s\n' "$(echo "$pass" | tr '[:lower:]' '[:upper:]')" "$name"
 		[ -z "$detail" ] || printf '           %s\n' "$detail"
@@ -477,58 +506,42 @@ report() {
 	return 1
 }
 
-main() {
-	local builddir=build tiny_only=0 old new abis pairs t
+# distro_btf: the distro kernel's BTF (its linux-image vmlinuz's), made once
+distro_btf() {
+	local abis
 
-	nruns=3
-	abi_timeout=300
-	while [ $# -gt 0 ]; do
-		case "$1" in
-		-o) [ $# -ge 2 ] || die "-o needs a directory"; builddir=$2; shift 2 ;;
-		-n) [ $# -ge 2 ] || die "-n needs a number"; nruns=$2; shift 2 ;;
-		-t) [ $# -ge 2 ] || die "-t needs a number of seconds"; abi_timeout=$2; shift 2 ;;
-		--tiny-only) tiny_only=1; shift ;;
-		-h | --help) usage; exit 0 ;;
-		--) shift; break ;;
-		-*) usage >&2; exit 2 ;;
-		*) break ;;
-		esac
-	done
-	is_positive "$nruns" || die "-n needs a positive number, not '$nruns'"
-	is_positive "$abi_timeout" || die "-t needs a positive number of seconds, not '$abi_timeout'"
-	case $# in
-	0)
-		old="$builddir/kernel/x86_64-gcc/vmlinux"
-		new="$builddir/kernel/x86_64-clang/vmlinux"
-		;;
-	2) old=$1 new=$2 ;;
-	*) usage >&2; exit 2 ;;
-	esac
+	abis=$(pick_abis)
+	# shellcheck disable=SC2086 # two numbers
+	set -- $abis
+	image_vmlinux "$cache" "6.1.0-$2-cloud-amd64"
+}
 
-	kabi="$builddir/kabi"
-	[ -x "$kabi" ] || die "no '$kabi': run 'make' first"
-	for t in pahole codiff abidiff timeout readelf bpftool; do
-		command -v "$t" >/dev/null || die "cannot find $t (scripts/deps.sh bench)"
-	done
-	[ -x "$TIME" ] || die "cannot find GNU time at $TIME (scripts/deps.sh bench)"
+# btf_only [FILE]: the BTF rows alone, on FILE or the distro kernel's BTF
+btf_only() {
+	local f
+
+	if [ $# -eq 1 ]; then
+		f=$1
+		btf_given=1
+		[ -f "$f" ] || die "no '$f'"
+	else
+		f=$(distro_btf)
+	fi
+	runs_btf "$f"
+	report "" 1
+}
+
+# bench_pairs OLD NEW: the distro pair (unless $tiny_only) with the BTF
+# rows, and the small pair OLD NEW
+bench_pairs() {
+	local old="$1" new="$2" abis pairs t
+
 	for t in "$old" "$new"; do
 		[ -f "$t" ] || die "no '$t' (make parity builds the tiny kernel)"
 	done
-
-	outdir="$builddir/bench"
-	work="$outdir/work"
-	rm -rf "$work"
-	mkdir -p "$work"
-	results="$work/results"
-	checks="$work/checks"
-	: >"$results"
-	: >"$checks"
-	load=$(cut -d ' ' -f 1-3 /proc/loadavg)
-
 	pairs=tiny
 	info_tiny=$(debug_info_bytes "$new")
 	if [ "$tiny_only" = 0 ]; then
-		cache="${KPARITY_CACHE_DIR:-$builddir/cache}"
 		abis=$(pick_abis)
 		# shellcheck disable=SC2086 # two numbers
 		set -- $abis
@@ -551,7 +564,66 @@ main() {
 			check_codiff "$t" "$old" "$new"
 		fi
 	done
-	report "$pairs"
+	report "$pairs" "$([ "$tiny_only" = 0 ] && echo 1 || echo 0)"
+}
+
+main() {
+	local builddir=build btf=0 old="" new="" t
+
+	tiny_only=0
+	nruns=3
+	abi_timeout=300
+	btf_given=0
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-o) [ $# -ge 2 ] || die "-o needs a directory"; builddir=$2; shift 2 ;;
+		-n) [ $# -ge 2 ] || die "-n needs a number"; nruns=$2; shift 2 ;;
+		-t) [ $# -ge 2 ] || die "-t needs a number of seconds"; abi_timeout=$2; shift 2 ;;
+		--tiny-only) tiny_only=1; shift ;;
+		--btf-only) btf=1; shift ;;
+		-h | --help) usage; exit 0 ;;
+		--) shift; break ;;
+		-*) usage >&2; exit 2 ;;
+		*) break ;;
+		esac
+	done
+	is_positive "$nruns" || die "-n needs a positive number, not '$nruns'"
+	is_positive "$abi_timeout" || die "-t needs a positive number of seconds, not '$abi_timeout'"
+	if [ "$btf" = 1 ]; then
+		{ [ "$tiny_only" = 0 ] && [ $# -le 1 ]; } || { usage >&2; exit 2; }
+	else
+		case $# in
+		0)
+			old="$builddir/kernel/x86_64-gcc/vmlinux"
+			new="$builddir/kernel/x86_64-clang/vmlinux"
+			;;
+		2) old=$1 new=$2 ;;
+		*) usage >&2; exit 2 ;;
+		esac
+	fi
+
+	kabi="$builddir/kabi"
+	[ -x "$kabi" ] || die "no '$kabi': run 'make' first"
+	for t in pahole codiff abidiff timeout readelf bpftool; do
+		command -v "$t" >/dev/null || die "cannot find $t (scripts/deps.sh bench)"
+	done
+	[ -x "$TIME" ] || die "cannot find GNU time at $TIME (scripts/deps.sh bench)"
+
+	outdir="$builddir/bench"
+	work="$outdir/work"
+	rm -rf "$work"
+	mkdir -p "$work"
+	results="$work/results"
+	checks="$work/checks"
+	: >"$results"
+	: >"$checks"
+	load=$(cut -d ' ' -f 1-3 /proc/loadavg)
+	cache="${KPARITY_CACHE_DIR:-$builddir/cache}"
+	if [ "$btf" = 1 ]; then
+		btf_only "$@"
+	else
+		bench_pairs "$old" "$new"
+	fi
 }
 
 main "$@"

@@ -29,7 +29,7 @@ need_anchors() {
 
 @test "bench: -h prints the usage" {
 	run -0 "$BENCH" -h
-	assert_line --index 0 "usage: bench.sh [-o BUILDDIR] [-n RUNS] [-t SECONDS] [--tiny-only] [OLD NEW]"
+	assert_line --index 0 "usage: bench.sh [-o BUILDDIR] [-n RUNS] [-t SECONDS] [--tiny-only | --btf-only] [OLD NEW | BTF]"
 }
 
 @test "bench: -n takes a positive number" {
@@ -41,9 +41,35 @@ need_anchors() {
 
 @test "bench: an unknown option or one input is a usage error" {
 	run -2 --separate-stderr "$BENCH" --fast
-	assert_equal "${stderr_lines[0]}" "usage: bench.sh [-o BUILDDIR] [-n RUNS] [-t SECONDS] [--tiny-only] [OLD NEW]"
+	assert_equal "${stderr_lines[0]}" "usage: bench.sh [-o BUILDDIR] [-n RUNS] [-t SECONDS] [--tiny-only | --btf-only] [OLD NEW | BTF]"
 	run -2 --separate-stderr "$BENCH" -o "$T/b" --tiny-only only-one
-	assert_equal "${stderr_lines[0]}" "usage: bench.sh [-o BUILDDIR] [-n RUNS] [-t SECONDS] [--tiny-only] [OLD NEW]"
+	assert_equal "${stderr_lines[0]}" "usage: bench.sh [-o BUILDDIR] [-n RUNS] [-t SECONDS] [--tiny-only | --btf-only] [OLD NEW | BTF]"
+}
+
+@test "bench: --btf-only takes one BTF file at most, and not with --tiny-only" {
+	run -2 --separate-stderr "$BENCH" -o "$T/b" --btf-only a b
+	assert_equal "${stderr_lines[0]}" "usage: bench.sh [-o BUILDDIR] [-n RUNS] [-t SECONDS] [--tiny-only | --btf-only] [OLD NEW | BTF]"
+	run -2 --separate-stderr "$BENCH" -o "$T/b" --btf-only --tiny-only
+	assert_equal "${stderr_lines[0]}" "usage: bench.sh [-o BUILDDIR] [-n RUNS] [-t SECONDS] [--tiny-only | --btf-only] [OLD NEW | BTF]"
+}
+
+@test "bench: --btf-only measures and checks kabi, pahole and bpftool on a BTF file" {
+	need_anchors
+	need_tool bpftool
+	need_tool jq
+	cc_obj gcc "$T/new.o" tests/fixtures/bench/changed.c -DV2
+	pahole -J --btf_encode_detached="$T/new.btf" "$T/new.o"
+	run -0 --separate-stderr "$BENCH" -o "$T/b" -n 2 --btf-only "$T/new.btf"
+	assert_line --index 0 "row             wall s   cpu s  rss MB | anchor   wall s   cpu s  rss MB |  wall x  rss x  verdict"
+	assert_line --index 1 --regexp '^dump btf +[0-9.]+ +[0-9.]+ +[0-9]+ \| pahole +[0-9.]+ +[0-9.]+ +[0-9]+ \| +([0-9.]+|-) +([0-9.]+|-)  info$'
+	assert_line --index 2 --regexp '^dump btf +[0-9.]+ +[0-9.]+ +[0-9]+ \| bpftool +[0-9.]+ +[0-9.]+ +[0-9]+ \| +([0-9.]+|-) +([0-9.]+|-)  info$'
+	assert_line --index 3 "check PASS btf: kabi dump byte-identical over 2 runs"
+	assert_line --index 4 "bench: PASS; $T/b/bench/bench.json"
+	[ "${#lines[@]}" -eq 5 ]
+	run -0 jq -c '[.runs, [.rows[] | .id, .anchor.result], [.checks[].result], .verdict]' "$T/b/bench/bench.json"
+	assert_output '[2,["dump-btf-pahole","ok","dump-btf-bpftool","ok"],["pass"],"PASS"]'
+	run -2 --separate-stderr "$BENCH" -o "$T/b" --btf-only "$T/nope.btf"
+	assert_equal "$stderr" "bench.sh: no '$T/nope.btf'"
 }
 
 @test "bench: a missing kabi or input is trouble" {

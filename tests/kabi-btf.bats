@@ -3,6 +3,7 @@
 # kabi reading BTF: the fixtures' BTF (pahole, from GCC's and Clang's
 # DWARF) gives the model their DWARF gives, raw or in an ELF section, split
 # on a base; and bad BTF ends in one line and exit 1.
+# About 3 s, cold or not: the fixtures are a few small units.
 
 load common
 
@@ -55,6 +56,12 @@ bad() {
 			assert_line --index 0 --regexp '^summary: 0 changed \(0 incompatible\), 0 only in old, 0 only in new, [1-9][0-9]* unchanged, 0 suppressed$'
 		done
 	done
+}
+
+@test "kabi btf: a struct without members (found by fuzzing)" {
+	raw_btf "$T/empty.btf" '\000e\000' 1 $((4 << 24)) 0
+	run -0 "$KABI" dump "$T/empty.btf"
+	assert_output "struct e size=0"
 }
 
 @test "kabi btf: function-local types and per-unit anonymous enum copies are normalised" {
@@ -157,6 +164,12 @@ OUT
 	# [1] STRUCT named at offset 40 of 3 bytes of strings
 	raw_btf "$T/str.btf" '\000s\000' 40 $((4 << 24)) 0
 	bad "$T/str.btf" "kabi: cannot read '$T/str.btf': type ID 1 names string offset 40, which is past the end of the strings (split BTF without its base? name it with --base-btf)"
+}
+
+@test "kabi btf bad input: a string offset into the middle of a string" {
+	# [1] STRUCT named at offset 2, inside "ab"
+	raw_btf "$T/mid.btf" '\000ab\000' 2 $((4 << 24)) 0
+	bad "$T/mid.btf" "kabi: cannot read '$T/mid.btf': type ID 1 names string offset 2, which is not the start of a string (split BTF without its base? name it with --base-btf)"
 }
 
 @test "kabi btf bad input: a module's split BTF without its base" {

@@ -7,6 +7,10 @@
 # Clang, each checked against the kernel's types. The packages are
 # fetched once per machine into the cache (KPARITY_CACHE_DIR, default
 # KPARITY_BUILD/cache), never into the tree.
+#
+# Cost: about 15 s with the packages cached, about 40 s on a machine
+# with neither the packages nor ccache (the fetch is 20 of them); each
+# module build is a few seconds (Clang's, with its flag checks, 8).
 
 load common
 

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The BTF reader's private interface: btf-load.c finds and checks the
- * BTF of an input, btf.c turns it into model types.
+ * BTF of an input, btf.c turns its types into model types and
+ * btf-spell.c spells the C name of a type ID.
  */
 #ifndef KABI_BTF_INT_H
 #define KABI_BTF_INT_H
+
+#include <bpf/btf.h>
 
 #include "kabi.h"
 
@@ -14,5 +17,77 @@ struct btf;
  * *ERR set to the one line to print.  BTF's references are checked. */
 int btf_read_types(struct model *m, const char *path, const struct btf *btf,
 		   const struct read_opts *o, char **err);
+
+enum bname_mode { B_AS_WRITTEN, B_RESOLVED };
+
+/* How an anonymous aggregate met on the way is named (as struct actx):
+ * "OWNER.SEG", used by "KW OWNER".  Both strings are made only when an
+ * anonymous type is met, which is rare. */
+struct bctx {
+	const char *kw;	   /* "struct", "union" or "typedef" */
+	const char *owner; /* the user's name */
+	const char *seg;   /* "<anon@8>", "s" or "<anon>" */
+	bool intrinsic;	   /* a typedef's: names depend on it alone */
+};
+
+/* Scratch strings of one spelling or emission depth, kept for reuse:
+ * most of the reader's time was malloc and realloc of short strings. */
+enum { SCR_TMP, SCR_OUT, SCR_SEG, SCR_NAME, SCR_NR };
+
+/* An interned name by its BTF string offset (+ 1; 0 unused). */
+struct name_ent {
+	uint64_t key;
+	const char *s;
+};
+
+struct breader {
+	const char *path;
+	char **err;
+	bool failed;
+	struct model *model;
+	const struct read_opts *opts;
+	const struct btf *btf;
+	const struct btf_type **types; /* by ID, base types too */
+	uint32_t first, cnt;	       /* own types: [first, cnt) */
+	size_t ptr_size;
+	int64_t *align;		/* members' alignment per own id, 0: unknown */
+	bool *anon_used;	/* anonymous enums materialised by a use */
+	const char *(*memo)[2]; /* names per id and mode, when context free */
+	struct hset names;	/* of struct name_ent */
+	bool ctx_used; /* the spelling under way named by its context */
+	uint32_t active[KABI_MAX_TYPE_DEPTH]; /* anonymous ones being emitted */
+	unsigned nactive;
+	uint32_t spelling[KABI_MAX_TYPE_DEPTH + 1];
+	unsigned depth;
+	unsigned long steps;
+	struct sb scratch[KABI_MAX_TYPE_DEPTH + 2][SCR_NR];
+	struct member *mv[KABI_MAX_TYPE_DEPTH + 2]; /* members, per depth */
+	uint32_t mv_cap[KABI_MAX_TYPE_DEPTH + 2];
+};
+
+/* btf.c */
+void bfail(struct breader *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Type ID, which btf-load.c has checked to be below cnt. */
+static inline const struct btf_type *bt(const struct breader *r, uint32_t id)
+{
+	return r->types[id];
+}
+/* The string at OFF, NULL when empty. */
+const char *bname(const struct breader *r, uint32_t off);
+/* The same, interned, by its offset: no hashing of the text again. */
+const char *bname_interned(struct breader *r, uint32_t off);
+const char *bintern(struct breader *r, const char *s, size_t n);
+/* Scratch string K of depth D, emptied. */
+struct sb *scratch(struct breader *r, unsigned d, unsigned k);
+void btf_emit_composite(struct breader *r, uint32_t id, const char *name,
+			const char *parent);
+void btf_emit_enum(struct breader *r, uint32_t id, const char *name,
+		   const char *parent);
+
+/* btf-spell.c */
+/* Interned name of type ID, memoised when its context does not show. */
+const char *btf_type_name(struct breader *r, uint32_t id, enum bname_mode mode,
+			  const struct bctx *ctx);
 
 #endif

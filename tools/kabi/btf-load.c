@@ -22,10 +22,12 @@
 #define BTF_MAGIC_LE 0xeB9F
 #define BTF_HDR_MIN 24
 
-/* A file's bytes, or its .BTF section's. */
+/* A file's bytes, or its .BTF section's (in libelf's mapping, then not
+ * ours to free). */
 struct bytes {
 	unsigned char *p;
 	size_t n;
+	bool owned;
 };
 
 static char *msg(const char *path, const char *fmt, ...)
@@ -61,6 +63,7 @@ static int slurp(const char *path, int fd, struct bytes *b, char **err)
 	ssize_t got;
 
 	b->n = 0;
+	b->owned = true;
 	b->p = xmalloc(cap);
 	while ((got = pread(fd, b->p + b->n, cap - b->n, (off_t)b->n)) > 0) {
 		b->n += (size_t)got;
@@ -172,8 +175,8 @@ static int input_bytes(const char *path, struct input *in, struct bytes *b,
 		return -1;
 	}
 	b->n = d->d_size;
-	b->p = xmalloc(b->n ? b->n : 1);
-	memcpy(b->p, d->d_buf, b->n);
+	b->p = d->d_buf;
+	b->owned = false;
 	return 0;
 }
 
@@ -231,12 +234,27 @@ static int check_header(const char *path, const struct bytes *b, char **err)
 	return 0;
 }
 
+/* The string section of BTF that is not split: every offset below N is
+ * in it, at P + offset; N is 0 for split BTF (offsets go to libbpf). */
+struct strsec {
+	const char *p;
+	uint32_t n;
+};
+
+/* The length of the string section of B, whose header is checked. */
+static uint32_t str_len_of(const struct bytes *b)
+{
+	return get32(b->p + 20, b->p[0] != (BTF_MAGIC_LE & 0xff));
+}
+
 /* Whether string offset OFF of BTF is the start of a string in it. */
-static bool str_ok(const struct btf *btf, uint32_t off)
+static bool str_ok(const struct btf *btf, const struct strsec *ss, uint32_t off)
 {
 	const char *prev;
 
-	if (!btf__str_by_offset(btf, off))
+	if (off < ss->n)
+		return !off || ss->p[off - 1] == '\0';
+	if (ss->n || !btf__str_by_offset(btf, off))
 		return false;
 	if (!off)
 		return true;
@@ -286,7 +304,7 @@ static unsigned refs_of(const struct btf_type *t, uint32_t *ids, size_t nids,
 /* References of the own types of BTF, with BASE naming the base file.
  * libbpf has checked each type's length and kind. */
 static int check_refs(const char *path, const struct btf *btf, const char *base,
-		      char **err)
+		      const struct strsec *ss, char **err)
 {
 	const struct btf *bb = btf__base_btf(btf);
 	uint32_t first = bb ? btf__type_cnt(bb) : 1, cnt = btf__type_cnt(btf);
@@ -311,7 +329,7 @@ static int check_refs(const char *path, const struct btf *btf, const char *base,
 
 		n = refs_of(t, ids, MAX_REFS, strs, MAX_REFS, &ns);
 		for (i = 0; i < ns && !rc; i++) {
-			if (str_ok(btf, strs[i]))
+			if (str_ok(btf, ss, strs[i]))
 				continue;
 			*err = msg(path,
 				   "type ID %" PRIu32
@@ -347,8 +365,8 @@ static int no_print(enum libbpf_print_level l, const char *f, va_list ap)
 }
 
 /* Parsed BTF of bytes B (header checked), split on BASE when given.
- * This libbpf exports no btf__new_split, so the bytes go through a
- * memory file to btf__parse_raw_split, which takes a base or NULL. */
+ * This libbpf exports no btf__new_split, so split BTF goes through a
+ * memory file to btf__parse_raw_split, which takes a base. */
 static struct btf *btf_from(const char *path, const struct bytes *b,
 			    struct btf *base, char **err)
 {
@@ -358,6 +376,17 @@ static struct btf *btf_from(const char *path, const struct bytes *b,
 
 	if (check_header(path, b, err) != 0)
 		return NULL;
+	if (b->n > UINT32_MAX) {
+		*err = msg(path, "BTF of %zu bytes, more than BTF can say",
+			   b->n);
+		return NULL;
+	}
+	if (!base) {
+		btf = btf__new(b->p, (uint32_t)b->n);
+		if (!btf)
+			*err = lbpf_msg(path, "btf__new", errno);
+		return btf;
+	}
 	fd = memfd_create("kabi-btf", MFD_CLOEXEC);
 	if (fd < 0 || write(fd, b->p, b->n) != (ssize_t)b->n) {
 		*err = msg(path, "memfd_create: %s", strerror(errno));
@@ -379,6 +408,7 @@ static struct btf *btf_load(const char *path, struct btf *base,
 {
 	struct btf *btf = NULL;
 	struct bytes b = { 0 };
+	struct strsec ss = { 0 };
 	struct input in;
 
 	if (input_open(path, &in, err) != 0)
@@ -399,12 +429,18 @@ static struct btf *btf_load(const char *path, struct btf *base,
 	if (input_bytes(path, &in, &b, err) != 0)
 		goto out;
 	btf = btf_from(path, &b, base, err);
-	if (btf && check_refs(path, btf, base ? base_path : NULL, err) != 0) {
+	if (btf && !base) {
+		ss.p = btf__str_by_offset(btf, 0);
+		ss.n = ss.p ? str_len_of(&b) : 0;
+	}
+	if (btf &&
+	    check_refs(path, btf, base ? base_path : NULL, &ss, err) != 0) {
 		btf__free(btf);
 		btf = NULL;
 	}
 out:
-	free(b.p);
+	if (b.owned)
+		free(b.p);
 	input_close(&in);
 	return btf;
 }

@@ -3,15 +3,13 @@
  * Reading BTF: a vmlinux's or module's .BTF section, or a raw BTF file
  * (/sys/kernel/btf/vmlinux), into the same model the DWARF reader makes.
  *
- * The spelling follows spell.c and emit.c rule for rule: base types by
- * encoding and size, qualifiers collapsed, anonymous aggregates named by
- * the path that reaches them and materialised at each use.  What BTF does
- * not record is left out here and, with read_opts.compat, on the DWARF
- * side too (Documentation/kabi.1, "BTF").
+ * The types follow emit.c rule for rule (their names btf-spell.c, as
+ * spell.c).  What BTF does not record is left out here and, with
+ * read_opts.compat, on the DWARF side too (Documentation/kabi.1, "BTF").
  *
  * libbpf parses and indexes the data; it checks the header and each
  * type's length but (in the versions Debian ships) not the references
- * between types, so those are checked here before anything follows them.
+ * between types, so btf-load.c checks those before anything follows them.
  */
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -22,40 +20,7 @@
 
 #include "btf-int.h"
 
-enum bname_mode { B_AS_WRITTEN, B_RESOLVED };
-
-/* How an anonymous aggregate met on the way is named (as struct actx). */
-struct bctx {
-	const char *parent;
-	const char *path;
-	const char *seg;
-	bool intrinsic; /* a typedef's: names depend on it alone */
-};
-
-struct breader {
-	const char *path;
-	char **err;
-	bool failed;
-	struct model *model;
-	const struct read_opts *opts;
-	const struct btf *btf;
-	uint32_t first, cnt; /* own types: [first, cnt) */
-	size_t ptr_size;
-	int64_t *align;		/* members' alignment per own id, 0: unknown */
-	bool *anon_used;	/* anonymous enums materialised by a use */
-	const char *(*memo)[2]; /* names per id and mode, when context free */
-	bool ctx_used; /* the spelling under way named by its context */
-	uint32_t active[KABI_MAX_TYPE_DEPTH]; /* anonymous ones being emitted */
-	unsigned nactive;
-	uint32_t spelling[KABI_MAX_TYPE_DEPTH + 1];
-	unsigned depth;
-	unsigned long steps;
-};
-
-static void bfail(struct breader *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void bfail(struct breader *r, const char *fmt, ...)
+void bfail(struct breader *r, const char *fmt, ...)
 {
 	char msg[512];
 	struct sb b;
@@ -73,21 +38,71 @@ static void bfail(struct breader *r, const char *fmt, ...)
 	*r->err = sb_take(&b);
 }
 
-static const struct btf_type *bt(struct breader *r, uint32_t id)
-{
-	return btf__type_by_id(r->btf, id);
-}
-
-static const char *bname(struct breader *r, uint32_t off)
+const char *bname(const struct breader *r, uint32_t off)
 {
 	const char *s = btf__name_by_offset(r->btf, off);
 
 	return s && *s ? s : NULL;
 }
 
-static const char *bintern(struct breader *r, const char *s)
+const char *bintern(struct breader *r, const char *s, size_t n)
 {
-	return strtab_intern(r->model->strs, s);
+	return strtab_intern_n(r->model->strs, s, n);
+}
+
+/* ---- names by offset ------------------------------------------------- */
+
+/* BTF's string section holds each string once, so a name's offset is
+ * its identity: a name met again (a member name, mostly) is found by a
+ * number, without its text being measured or hashed. */
+
+static bool name_used(const void *e, const void *ctx)
+{
+	(void)ctx;
+	return ((const struct name_ent *)e)->key != 0;
+}
+
+static uint64_t name_hash_key(uint64_t key)
+{
+	return (key * UINT64_C(0x9e3779b97f4a7c15)) >> 17;
+}
+
+static uint64_t name_hash(const void *e, const void *ctx)
+{
+	(void)ctx;
+	return name_hash_key(((const struct name_ent *)e)->key);
+}
+
+static bool name_match(const void *e, const void *key, const void *ctx)
+{
+	(void)ctx;
+	return ((const struct name_ent *)e)->key == *(const uint64_t *)key;
+}
+
+const char *bname_interned(struct breader *r, uint32_t off)
+{
+	uint64_t key = (uint64_t)off + 1;
+	struct name_ent *e;
+	const char *s;
+
+	hset_reserve(&r->names, 4096, name_used, name_hash, NULL);
+	e = hset_find(&r->names, name_hash_key(key), name_used, name_match,
+		      &key, NULL);
+	if (e->key)
+		return e->s;
+	s = bname(r, off);
+	e->key = key;
+	e->s = s ? bintern(r, s, strlen(s)) : NULL;
+	r->names.n++;
+	return e->s;
+}
+
+struct sb *scratch(struct breader *r, unsigned d, unsigned k)
+{
+	struct sb *b = &r->scratch[d][k];
+
+	sb_reset(b);
+	return b;
 }
 
 /* ---- sizes and alignment --------------------------------------------- */
@@ -186,399 +201,6 @@ static int64_t members_align(struct breader *r, uint32_t id, unsigned depth)
 	return a;
 }
 
-/* ---- names ----------------------------------------------------------- */
-
-static void bdecl(struct breader *r, uint32_t id, enum bname_mode mode,
-		  const struct bctx *ctx, const char *inner, struct sb *out,
-		  unsigned q0);
-static void emit_composite(struct breader *r, uint32_t id, const char *name,
-			   const char *parent);
-static void emit_enum(struct breader *r, uint32_t id, const char *name,
-		      const char *parent);
-
-/* Plain char's sign is the target's, and pahole writes none: "char". */
-static void base_name(struct breader *r, const struct btf_type *t,
-		      struct sb *out)
-{
-	const char *name = bname(r, t->name_off);
-	unsigned bits = t->size * 8;
-
-	if (btf_is_float(t)) {
-		sb_add(out, "float");
-	} else if (btf_int_encoding(t) & BTF_INT_BOOL) {
-		sb_add(out, "bool");
-		if (bits == 8)
-			return;
-	} else if (name && strcmp(name, "char") == 0) {
-		sb_add(out, "char");
-		return;
-	} else {
-		sb_add(out,
-		       btf_int_encoding(t) & BTF_INT_SIGNED ? "int" : "uint");
-	}
-	sb_addu(out, bits);
-}
-
-static void add_quals(struct sb *b, unsigned q)
-{
-	if (q & 1)
-		sb_add(b, "const ");
-	if (q & 2)
-		sb_add(b, "volatile ");
-	if (q & 4)
-		sb_add(b, "restrict ");
-}
-
-static void join(struct sb *out, const char *head, const char *inner)
-{
-	sb_add(out, head);
-	if (*inner) {
-		sb_add(out, " ");
-		sb_add(out, inner);
-	}
-}
-
-static void void_decl(unsigned quals, const char *inner, struct sb *out)
-{
-	struct sb head;
-
-	sb_init(&head);
-	add_quals(&head, quals);
-	sb_add(&head, "void");
-	join(out, sb_str(&head), inner);
-	sb_release(&head);
-}
-
-static const char *kind_word(const struct btf_type *t)
-{
-	if (btf_is_union(t) || (btf_is_fwd(t) && btf_kflag(t)))
-		return "union";
-	return btf_is_any_enum(t) ? "enum" : "struct";
-}
-
-/* Name of anonymous struct, union or enum ID met through CTX;
- * materialised when spelled as written, unless it is being emitted. */
-static void anon_name(struct breader *r, uint32_t id, enum bname_mode mode,
-		      const struct bctx *ctx, struct sb *out)
-{
-	const struct btf_type *t = bt(r, id);
-	const char *name;
-	unsigned i;
-	struct sb full;
-
-	sb_init(&full);
-	if (ctx)
-		sb_add2(&full, ctx->path, ctx->seg);
-	else
-		sb_add(&full, "<anon>");
-	if (ctx && !ctx->intrinsic)
-		r->ctx_used = true;
-	name = bintern(r, sb_str(&full));
-	sb_release(&full);
-	sb_add2(out, kind_word(t), " ");
-	sb_add(out, name);
-	if (mode != B_AS_WRITTEN)
-		return;
-	for (i = 0; i < r->nactive; i++)
-		if (r->active[i] == id)
-			return;
-	if (r->nactive == KABI_MAX_TYPE_DEPTH) {
-		bfail(r,
-		      "anonymous types nested deeper than %d at type ID %" PRIu32,
-		      KABI_MAX_TYPE_DEPTH, id);
-		return;
-	}
-	r->active[r->nactive++] = id;
-	if (btf_is_any_enum(t)) {
-		if (id >= r->first)
-			r->anon_used[id - r->first] = true;
-		emit_enum(r, id, name, ctx ? ctx->parent : NULL);
-	} else {
-		emit_composite(r, id, name, ctx ? ctx->parent : NULL);
-	}
-	r->nactive--;
-}
-
-static void params_decl(struct breader *r, const struct btf_type *t,
-			enum bname_mode mode, const struct bctx *ctx,
-			struct sb *out)
-{
-	const struct btf_param *p = btf_params(t);
-	uint16_t i, n = btf_vlen(t);
-	struct sb one;
-
-	sb_add(out, "(");
-	sb_init(&one);
-	for (i = 0; i < n; i++) {
-		sb_add(out, i ? ", " : "");
-		if (i + 1 == n && !p[i].type && !p[i].name_off) {
-			sb_add(out, "...");
-			continue;
-		}
-		sb_reset(&one);
-		bdecl(r, p[i].type, mode, ctx, "", &one, 0);
-		sb_add(out, sb_str(&one));
-	}
-	if (!n)
-		sb_add(out, "void");
-	sb_add(out, ")");
-	sb_release(&one);
-}
-
-/* What a pointer points at, through qualifiers and (RESOLVED) typedefs. */
-static const struct btf_type *pointee(struct breader *r, uint32_t id,
-				      enum bname_mode mode)
-{
-	unsigned hops = 0;
-	const struct btf_type *t = bt(r, id);
-
-	while (id && hops++ < KABI_MAX_TYPE_DEPTH &&
-	       (btf_is_mod(t) || btf_is_type_tag(t) ||
-		(btf_is_typedef(t) && mode == B_RESOLVED))) {
-		id = t->type;
-		t = bt(r, id);
-	}
-	return t;
-}
-
-static void pointer_decl(struct breader *r, const struct btf_type *t,
-			 unsigned quals, enum bname_mode mode,
-			 const struct bctx *ctx, const char *inner,
-			 struct sb *out)
-{
-	const struct btf_type *to;
-	struct sb tmp, head;
-
-	sb_init(&tmp);
-	sb_init(&head);
-	sb_add(&tmp, "*");
-	if (quals) {
-		sb_add(&tmp, " ");
-		add_quals(&tmp, quals);
-		tmp.len--;
-		tmp.buf[tmp.len] = '\0';
-	}
-	if (*inner) {
-		if (quals ||
-		    (inner[0] != '*' && inner[0] != '(' && inner[0] != '&'))
-			sb_add(&tmp, " ");
-		sb_add(&tmp, inner);
-	}
-	if (!t->type) {
-		join(out, "void", sb_str(&tmp));
-	} else {
-		to = pointee(r, t->type, mode);
-		if (btf_is_array(to) || btf_is_func_proto(to)) {
-			sb_add2(&head, "(", sb_str(&tmp));
-			sb_add(&head, ")");
-			bdecl(r, t->type, mode, ctx, sb_str(&head), out, 0);
-		} else {
-			bdecl(r, t->type, mode, ctx, sb_str(&tmp), out, 0);
-		}
-	}
-	sb_release(&tmp);
-	sb_release(&head);
-}
-
-static void typedef_decl(struct breader *r, const struct btf_type *t,
-			 unsigned quals, const char *inner, struct sb *out)
-{
-	const char *name = bname(r, t->name_off);
-	struct bctx tctx;
-	struct sb path;
-
-	if (!t->type) {
-		void_decl(quals, inner, out);
-		return;
-	}
-	sb_init(&path);
-	sb_addf(&path, "typedef %s", name ? name : "<anon>");
-	tctx.parent = bintern(r, sb_str(&path));
-	sb_reset(&path);
-	sb_addf(&path, "%s.", name ? name : "<anon>");
-	tctx.path = sb_str(&path);
-	tctx.seg = "<anon>";
-	tctx.intrinsic = true;
-	bdecl(r, t->type, B_RESOLVED, &tctx, inner, out, quals);
-	sb_release(&path);
-}
-
-/* Named, base or anonymous type T (ID) into HEAD; -1 for a kind that is
- * no C type. */
-static int named_decl(struct breader *r, uint32_t id, const struct btf_type *t,
-		      enum bname_mode mode, const struct bctx *ctx,
-		      struct sb *head)
-{
-	const char *name = bname(r, t->name_off);
-
-	if (btf_is_int(t) || btf_is_float(t)) {
-		base_name(r, t, head);
-	} else if (btf_is_typedef(t)) {
-		sb_add(head, name ? name : "<anon>");
-	} else if (btf_is_composite(t) || btf_is_any_enum(t) || btf_is_fwd(t)) {
-		if (name || btf_is_fwd(t))
-			sb_add2(head, kind_word(t), name ? " " : " <anon>");
-		if (name)
-			sb_add(head, name);
-		else if (!btf_is_fwd(t))
-			anon_name(r, id, mode, ctx, head);
-	} else {
-		bfail(r, "BTF kind %u used as a type at type ID %" PRIu32,
-		      btf_kind(t), id);
-		return -1;
-	}
-	return 0;
-}
-
-/* Enter ID into the spelling; false (failed) on a loop or too much. */
-static bool spell_enter(struct breader *r, uint32_t id)
-{
-	unsigned i;
-
-	if (++r->depth > KABI_MAX_TYPE_DEPTH) {
-		bfail(r,
-		      "type reference loop or nesting deeper than %d at type ID %" PRIu32,
-		      KABI_MAX_TYPE_DEPTH, id);
-		r->depth--;
-		return false;
-	}
-	for (i = 0; i + 1 < r->depth; i++) {
-		if (r->spelling[i] == id) {
-			bfail(r, "type reference loop at type ID %" PRIu32, id);
-			r->depth--;
-			return false;
-		}
-	}
-	r->spelling[r->depth - 1] = id;
-	if (++r->steps > KABI_MAX_NAME_STEPS) {
-		bfail(r,
-		      "type ID %" PRIu32 " takes more than %d steps to spell",
-		      r->spelling[0], KABI_MAX_NAME_STEPS);
-		r->depth--;
-		return false;
-	}
-	return true;
-}
-
-static void array_decl(struct breader *r, const struct btf_type *t,
-		       unsigned quals, enum bname_mode mode,
-		       const struct bctx *ctx, const char *inner,
-		       struct sb *out)
-{
-	const struct btf_array *a = btf_array(t);
-	struct sb tmp;
-
-	sb_init(&tmp);
-	sb_add(&tmp, inner);
-	sb_add(&tmp, "[");
-	if (a->nelems)
-		sb_addu(&tmp, a->nelems);
-	sb_add(&tmp, "]");
-	bdecl(r, a->type, mode, ctx, sb_str(&tmp), out, quals);
-	sb_release(&tmp);
-}
-
-static void proto_decl(struct breader *r, const struct btf_type *t,
-		       enum bname_mode mode, const struct bctx *ctx,
-		       const char *inner, struct sb *out)
-{
-	struct sb tmp;
-
-	sb_init(&tmp);
-	sb_add(&tmp, inner);
-	params_decl(r, t, mode, ctx, &tmp);
-	if (!t->type)
-		join(out, "void", sb_str(&tmp));
-	else
-		bdecl(r, t->type, mode, ctx, sb_str(&tmp), out, 0);
-	sb_release(&tmp);
-}
-
-/* Qualifiers and type tags from *ID on into *QUALS; the type they
- * qualify, or NULL when that is void (*ID is then 0). */
-static const struct btf_type *skip_quals(struct breader *r, uint32_t *id,
-					 unsigned *quals)
-{
-	unsigned hops = 0;
-
-	while (*id) {
-		const struct btf_type *t = bt(r, *id);
-
-		if (btf_is_const(t))
-			*quals |= 1;
-		else if (btf_is_volatile(t))
-			*quals |= 2;
-		else if (btf_is_restrict(t))
-			*quals |= 4;
-		else if (!btf_is_type_tag(t))
-			return t;
-		if (++hops > KABI_MAX_TYPE_DEPTH) {
-			bfail(r,
-			      "type reference loop through qualifiers at type ID %" PRIu32,
-			      *id);
-			return NULL;
-		}
-		*id = t->type;
-	}
-	return NULL;
-}
-
-/* The C declarator of type ID around INNER, as spell.c's type_decl_q. */
-static void bdecl(struct breader *r, uint32_t id, enum bname_mode mode,
-		  const struct bctx *ctx, const char *inner, struct sb *out,
-		  unsigned q0)
-{
-	const struct btf_type *t;
-	unsigned quals = q0;
-	struct sb head;
-
-	if (r->failed || !spell_enter(r, id))
-		return;
-	t = skip_quals(r, &id, &quals);
-	if (!t) {
-		if (!r->failed)
-			void_decl(quals, inner, out);
-	} else if (btf_is_ptr(t)) {
-		pointer_decl(r, t, quals, mode, ctx, inner, out);
-	} else if (btf_is_array(t)) {
-		array_decl(r, t, quals, mode, ctx, inner, out);
-	} else if (btf_is_func_proto(t)) {
-		proto_decl(r, t, mode, ctx, inner, out);
-	} else if (btf_is_typedef(t) && mode == B_RESOLVED) {
-		typedef_decl(r, t, quals, inner, out);
-	} else {
-		sb_init(&head);
-		add_quals(&head, quals);
-		if (named_decl(r, id, t, mode, ctx, &head) == 0)
-			join(out, sb_str(&head), inner);
-		sb_release(&head);
-	}
-	r->depth--;
-}
-
-/* Interned name of type ID, memoised when its context does not show. */
-static const char *type_name(struct breader *r, uint32_t id,
-			     enum bname_mode mode, const struct bctx *ctx)
-{
-	bool outer = r->ctx_used;
-	const char *s;
-	struct sb out;
-
-	if (r->memo[id][mode])
-		return r->memo[id][mode];
-	if (r->depth == 0)
-		r->steps = 0;
-	r->ctx_used = false;
-	sb_init(&out);
-	bdecl(r, id, mode, ctx, "", &out, 0);
-	s = bintern(r, sb_str(&out));
-	sb_release(&out);
-	if (!r->ctx_used && !r->failed)
-		r->memo[id][mode] = s;
-	r->ctx_used |= outer;
-	return s;
-}
-
 /* ---- types ----------------------------------------------------------- */
 
 static void emit(struct breader *r, struct ktype *t)
@@ -617,22 +239,32 @@ static void read_member(struct breader *r, const struct btf_type *t, uint16_t i,
 {
 	uint32_t id = btf_members(t)[i].type;
 
-	m->name = bname(r, btf_members(t)[i].name_off);
-	if (m->name)
-		m->name = bintern(r, m->name);
+	m->name = bname_interned(r, btf_members(t)[i].name_off);
 	member_bits(r, t, i, m);
 	member_seg(seg, m, mv, i);
 	ctx->seg = sb_str(seg);
-	m->type = type_name(r, id, B_AS_WRITTEN, ctx);
-	m->resolved = type_name(r, id, B_RESOLVED, ctx);
+	m->type = btf_type_name(r, id, B_AS_WRITTEN, ctx);
+	m->resolved = btf_type_name(r, id, B_RESOLVED, ctx);
 	m->size = bsize(r, id);
 	if (m->bitsize && m->size > 0 && m->bitpos % 8 == 0 &&
 	    (int64_t)m->bitsize == m->size * 8)
 		m->bitsize = 0;
 }
 
-static void emit_composite(struct breader *r, uint32_t id, const char *name,
-			   const char *parent)
+/* The member array of depth D, room for N, zeroed. */
+static struct member *members_at(struct breader *r, unsigned d, uint32_t n)
+{
+	if (n > r->mv_cap[d] || !r->mv[d]) {
+		free(r->mv[d]);
+		r->mv_cap[d] = n < 64 ? 64 : n;
+		r->mv[d] = xcalloc(r->mv_cap[d], sizeof(*r->mv[d]));
+	}
+	memset(r->mv[d], 0, n * sizeof(*r->mv[d]));
+	return r->mv[d];
+}
+
+void btf_emit_composite(struct breader *r, uint32_t id, const char *name,
+			const char *parent)
 {
 	const struct btf_type *bt_ = bt(r, id);
 	struct ktype t = { .kind = btf_is_union(bt_) ? KIND_UNION : KIND_STRUCT,
@@ -640,36 +272,24 @@ static void emit_composite(struct breader *r, uint32_t id, const char *name,
 			   .parent = parent,
 			   .size = bt_->size };
 	uint16_t i, n = btf_vlen(bt_);
-	struct member *mv = xcalloc(n ? n : 1, sizeof(*mv));
-	struct sb full, seg, path;
-	struct bctx ctx;
+	unsigned d = r->depth;
+	struct member *mv = members_at(r, d, n);
+	struct sb *seg = scratch(r, d, SCR_SEG);
+	struct bctx ctx = { kind_name(t.kind), name, "", false };
 
-	sb_init(&full);
-	sb_init(&seg);
-	sb_init(&path);
-	sb_add2(&full, kind_name(t.kind), " ");
-	sb_add(&full, name);
-	ctx.parent = bintern(r, sb_str(&full));
-	sb_add2(&path, name, ".");
-	ctx.path = sb_str(&path);
-	ctx.intrinsic = false;
 	if (!r->opts->compat)
 		t.natural_align = members_align(r, id, 0);
 	for (i = 0; i < n && !r->failed; i++) {
 		mv[i].size = SIZE_UNKNOWN;
-		read_member(r, bt_, i, &ctx, &seg, mv, &mv[i]);
+		read_member(r, bt_, i, &ctx, seg, mv, &mv[i]);
 	}
 	t.n = n;
 	t.members = mv;
 	emit(r, &t);
-	free(mv);
-	sb_release(&full);
-	sb_release(&seg);
-	sb_release(&path);
 }
 
-static void emit_enum(struct breader *r, uint32_t id, const char *name,
-		      const char *parent)
+void btf_emit_enum(struct breader *r, uint32_t id, const char *name,
+		   const char *parent)
 {
 	const struct btf_type *b = bt(r, id);
 	struct ktype t = { .kind = KIND_ENUM,
@@ -686,7 +306,8 @@ static void emit_enum(struct breader *r, uint32_t id, const char *name,
 						btf_enum64(b)[i].name_off;
 		const char *en = bname(r, off);
 
-		ev[i].name = bintern(r, en ? en : "<anon>");
+		en = en ? en : "<anon>";
+		ev[i].name = bintern(r, en, strlen(en));
 		if (btf_is_enum64(b))
 			ev[i].value = btf_enum64_value(&btf_enum64(b)[i]);
 		else if (t.is_signed)
@@ -696,7 +317,7 @@ static void emit_enum(struct breader *r, uint32_t id, const char *name,
 	}
 	snprintf(buf, sizeof(buf), "%sint%" PRId64, t.is_signed ? "" : "u",
 		 t.size * 8);
-	t.underlying = bintern(r, buf);
+	t.underlying = bintern(r, buf, strlen(buf));
 	t.n = n;
 	t.enums = ev;
 	emit(r, &t);
@@ -708,25 +329,15 @@ static void emit_typedef(struct breader *r, uint32_t id, const char *name)
 	struct ktype t = { .kind = KIND_TYPEDEF,
 			   .name = name,
 			   .size = SIZE_UNKNOWN };
-	const char **chain = xcalloc(KABI_MAX_TYPE_DEPTH, sizeof(*chain));
+	const char *chain[KABI_MAX_TYPE_DEPTH];
 	uint32_t cur = bt(r, id)->type;
-	const char *owner = name;
-	struct bctx ctx;
-	struct sb path, parent;
+	struct bctx ctx = { "typedef", name, "<anon>", false };
 
-	sb_init(&path);
-	sb_init(&parent);
 	for (;;) {
-		sb_reset(&parent);
-		sb_reset(&path);
-		sb_addf(&parent, "typedef %s", owner);
-		sb_addf(&path, "%s.", owner);
 		/* not intrinsic: CUR may be the anonymous type itself */
-		ctx = (struct bctx){ bintern(r, sb_str(&parent)), sb_str(&path),
-				     "<anon>", false };
 		if (!t.resolved)
-			t.resolved = type_name(r, cur, B_RESOLVED, &ctx);
-		chain[t.n++] = type_name(r, cur, B_AS_WRITTEN, &ctx);
+			t.resolved = btf_type_name(r, cur, B_RESOLVED, &ctx);
+		chain[t.n++] = btf_type_name(r, cur, B_AS_WRITTEN, &ctx);
 		if (r->failed || !cur || !btf_is_typedef(bt(r, cur)))
 			break;
 		if (t.n >= KABI_MAX_TYPE_DEPTH) {
@@ -735,15 +346,12 @@ static void emit_typedef(struct breader *r, uint32_t id, const char *name)
 			      KABI_MAX_TYPE_DEPTH, id);
 			break;
 		}
-		owner = bname(r, bt(r, cur)->name_off);
-		owner = owner ? owner : "<anon>";
+		ctx.owner = bname(r, bt(r, cur)->name_off);
+		ctx.owner = ctx.owner ? ctx.owner : "<anon>";
 		cur = bt(r, cur)->type;
 	}
 	t.chain = chain;
 	emit(r, &t);
-	free(chain);
-	sb_release(&path);
-	sb_release(&parent);
 }
 
 /* An anonymous enum no use named, by its first enumerator. */
@@ -760,24 +368,30 @@ static void anon_enum_top(struct breader *r, uint32_t id)
 	if (!first)
 		return;
 	sb_init(&name);
-	sb_addf(&name, "<anon:%s>", first);
-	emit_enum(r, id, bintern(r, sb_str(&name)), NULL);
+	sb_add2(&name, "<anon:", first);
+	sb_add(&name, ">");
+	btf_emit_enum(r, id, bintern(r, name.buf, name.len), NULL);
 	sb_release(&name);
 }
 
 static void read_top(struct breader *r, uint32_t id)
 {
 	const struct btf_type *t = bt(r, id);
-	const char *name = bname(r, t->name_off);
+	const char *name;
 
+	/* most types are functions, variables, pointers: no name wanted */
+	if (!t->name_off || !(btf_is_composite(t) || btf_is_typedef(t) ||
+			      (btf_is_any_enum(t) && btf_vlen(t))))
+		return;
+	name = bname(r, t->name_off);
 	if (!name)
 		return;
-	name = bintern(r, name);
+	name = bintern(r, name, strlen(name));
 	if (btf_is_composite(t))
-		emit_composite(r, id, name, NULL);
-	else if (btf_is_any_enum(t) && btf_vlen(t))
-		emit_enum(r, id, name, NULL); /* vlen 0: a declaration */
-	else if (btf_is_typedef(t))
+		btf_emit_composite(r, id, name, NULL);
+	else if (btf_is_any_enum(t))
+		btf_emit_enum(r, id, name, NULL); /* vlen 0: a declaration */
+	else
 		emit_typedef(r, id, name);
 }
 
@@ -796,27 +410,67 @@ static void read_types(struct breader *r)
 	}
 }
 
+/* N zeroed objects of SZ bytes, written now: calloc's pages would be
+ * faulted in as zero pages on the first read of a slot, then again on
+ * its first write. */
+static void *written(size_t n, size_t sz)
+{
+	void *p = xcalloc(n, sz);
+
+	memset(p, 0, n * sz);
+	return p;
+}
+
+static void breader_free(struct breader *r)
+{
+	unsigned d, k;
+
+	for (d = 0; d < KABI_MAX_TYPE_DEPTH + 2; d++) {
+		for (k = 0; k < SCR_NR; k++)
+			sb_release(&r->scratch[d][k]);
+		free(r->mv[d]);
+	}
+	hset_release(&r->names);
+	free(r->types);
+	free(r->memo);
+	free(r->align);
+	free(r->anon_used);
+	free(r);
+}
+
 int btf_read_types(struct model *m, const char *path, const struct btf *btf,
 		   const struct read_opts *o, char **err)
 {
 	const struct btf *base = btf__base_btf(btf);
-	struct breader r = { .path = path,
-			     .err = err,
-			     .model = m,
-			     .opts = o,
-			     .btf = btf,
-			     .first = base ? btf__type_cnt(base) : 1,
-			     .cnt = btf__type_cnt(btf) };
+	struct breader *r = xcalloc(1, sizeof(*r));
+	uint32_t id;
+	int rc;
 
-	r.ptr_size = btf__pointer_size(btf);
-	if (!r.ptr_size)
-		r.ptr_size = sizeof(void *);
-	r.align = xcalloc(r.cnt - r.first + 1, sizeof(*r.align));
-	r.anon_used = xcalloc(r.cnt - r.first + 1, sizeof(*r.anon_used));
-	r.memo = xcalloc(r.cnt, sizeof(*r.memo));
-	read_types(&r);
-	free(r.memo);
-	free(r.align);
-	free(r.anon_used);
-	return r.failed ? -1 : 0;
+	*r = (struct breader){ .path = path,
+			       .err = err,
+			       .model = m,
+			       .opts = o,
+			       .btf = btf,
+			       .first = base ? btf__type_cnt(base) : 1,
+			       .cnt = btf__type_cnt(btf) };
+	r->ptr_size = btf__pointer_size(btf);
+	if (!r->ptr_size)
+		r->ptr_size = sizeof(void *);
+	r->align = written(r->cnt - r->first + 1, sizeof(*r->align));
+	r->anon_used = xcalloc(r->cnt - r->first + 1, sizeof(*r->anon_used));
+	r->memo = written(r->cnt, sizeof(*r->memo));
+	/* sized up front rather than grown by doubling as they fill: a
+	 * kernel's BTF has about one distinct member name per four types
+	 * and one interned string per two (more, sized at once, is slower) */
+	hset_init(&r->names, sizeof(struct name_ent), 0);
+	hset_reserve_n(&r->names, (r->cnt - r->first) / 4, name_used, name_hash,
+		       NULL);
+	strtab_reserve(m->strs, (r->cnt - r->first) / 2);
+	r->types = xcalloc(r->cnt, sizeof(*r->types));
+	for (id = 0; id < r->cnt; id++)
+		r->types[id] = btf__type_by_id(btf, id);
+	read_types(r);
+	rc = r->failed ? -1 : 0;
+	breader_free(r);
+	return rc;
 }

@@ -7,30 +7,48 @@
 
 #include "kabi.h"
 
-/* V in decimal: the dump prints hundreds of thousands of numbers, and
- * fprintf's format parsing was a third of a BTF dump's time. */
-static void put_u64(FILE *f, uint64_t v)
+/* The text dump goes through a buffer of this size, flushed with one
+ * fwrite: a dump is hundreds of thousands of short pieces, and stdio's
+ * per-call locking and printf's format parsing were most of its time. */
+#define TEXT_CHUNK (256 * 1024)
+
+/* N bytes of S after what B holds; B is not kept NUL-terminated. */
+static inline void put(struct sb *b, const char *s, size_t n)
+{
+	if (b->len + n >= b->cap) {
+		sb_addn(b, s, n);
+		return;
+	}
+	memcpy(b->buf + b->len, s, n);
+	b->len += n;
+}
+
+#define PUT(b, lit) put((b), (lit), sizeof(lit) - 1)
+
+static void puts_(struct sb *b, const char *s)
+{
+	put(b, s, strlen(s));
+}
+
+static void put_u64(struct sb *b, uint64_t v)
 {
 	char buf[24], *p = buf + sizeof(buf);
 
-	*--p = '\0';
 	do
 		*--p = (char)('0' + v % 10);
 	while (v /= 10);
-	fputs(p, f);
+	put(b, p, (size_t)(buf + sizeof(buf) - p));
 }
 
-static void put_size(FILE *f, const char *key, int64_t v)
+static void put_size(struct sb *b, int64_t v)
 {
-	fputc(' ', f);
-	fputs(key, f);
 	if (v == SIZE_UNKNOWN) {
-		fputs("=?", f);
+		PUT(b, " size=?");
 	} else if (v < 0) {
-		fprintf(f, "=%" PRId64, v);
+		sb_addf(b, " size=%" PRId64, v);
 	} else {
-		fputc('=', f);
-		put_u64(f, (uint64_t)v);
+		PUT(b, " size=");
+		put_u64(b, (uint64_t)v);
 	}
 }
 
@@ -42,71 +60,93 @@ static void put_value(FILE *f, const struct ktype *t,
 	fputs(enum_value_str(buf, t, e), f);
 }
 
-static void put_decl(FILE *f, const struct ktype *t)
+static void put_decl(struct sb *b, const struct ktype *t)
 {
-	if (t->decl_file)
-		fprintf(f, " decl=%s:%" PRIu32, t->decl_file, t->decl_line);
+	if (t->decl_file) {
+		PUT(b, " decl=");
+		puts_(b, t->decl_file);
+		PUT(b, ":");
+		put_u64(b, t->decl_line);
+	}
 }
 
-static void text_type(FILE *f, const struct ktype *t)
+static void text_member(struct sb *b, const struct member *m)
+{
+	PUT(b, "\tmember ");
+	puts_(b, m->name ? m->name : "<anon>");
+	PUT(b, " offset=");
+	put_u64(b, m->bitpos / 8);
+	if (m->bitsize) {
+		PUT(b, " bit_offset=");
+		put_u64(b, m->bitpos % 8);
+		PUT(b, " bit_size=");
+		put_u64(b, m->bitsize);
+	}
+	put_size(b, m->size);
+	PUT(b, " type=\"");
+	puts_(b, m->type);
+	if (m->type != m->resolved && strcmp(m->type, m->resolved) != 0) {
+		PUT(b, "\" resolved=\"");
+		puts_(b, m->resolved);
+	}
+	PUT(b, "\"\n");
+}
+
+static void text_enum(struct sb *b, const struct ktype *t)
+{
+	char buf[41];
+	uint32_t i;
+
+	put_size(b, t->size);
+	if (t->underlying) {
+		PUT(b, " underlying=\"");
+		puts_(b, t->underlying);
+		PUT(b, "\"");
+	}
+	put_decl(b, t);
+	PUT(b, "\n");
+	for (i = 0; i < t->n; i++) {
+		PUT(b, "\tenumerator ");
+		puts_(b, t->enums[i].name);
+		PUT(b, " value=");
+		puts_(b, enum_value_str(buf, t, &t->enums[i]));
+		PUT(b, "\n");
+	}
+}
+
+static void text_type(struct sb *b, const struct ktype *t)
 {
 	uint32_t i;
 
-	fprintf(f, "%s %s", kind_name(t->kind), t->name);
+	puts_(b, kind_name(t->kind));
+	PUT(b, " ");
+	puts_(b, t->name);
 	switch (t->kind) {
 	case KIND_STRUCT:
 	case KIND_UNION:
-		put_size(f, "size", t->size);
+		put_size(b, t->size);
 		if (t->align)
-			fprintf(f, " align=%" PRId64, t->align);
-		put_decl(f, t);
-		fputc('\n', f);
-		for (i = 0; i < t->n; i++) {
-			const struct member *m = &t->members[i];
-
-			fputs("\tmember ", f);
-			fputs(m->name ? m->name : "<anon>", f);
-			fputs(" offset=", f);
-			put_u64(f, m->bitpos / 8);
-			if (m->bitsize)
-				fprintf(f,
-					" bit_offset=%" PRIu64
-					" bit_size=%" PRIu32,
-					m->bitpos % 8, m->bitsize);
-			put_size(f, "size", m->size);
-			fputs(" type=\"", f);
-			fputs(m->type, f);
-			fputc('"', f);
-			if (m->type != m->resolved &&
-			    strcmp(m->type, m->resolved) != 0) {
-				fputs(" resolved=\"", f);
-				fputs(m->resolved, f);
-				fputc('"', f);
-			}
-			fputc('\n', f);
-		}
+			sb_addf(b, " align=%" PRId64, t->align);
+		put_decl(b, t);
+		PUT(b, "\n");
+		for (i = 0; i < t->n; i++)
+			text_member(b, &t->members[i]);
 		break;
 	case KIND_ENUM:
-		put_size(f, "size", t->size);
-		if (t->underlying)
-			fprintf(f, " underlying=\"%s\"", t->underlying);
-		put_decl(f, t);
-		fputc('\n', f);
-		for (i = 0; i < t->n; i++) {
-			fputs("\tenumerator ", f);
-			fputs(t->enums[i].name, f);
-			fputs(" value=", f);
-			put_value(f, t, &t->enums[i]);
-			fputc('\n', f);
-		}
+		text_enum(b, t);
 		break;
 	case KIND_TYPEDEF:
-		fputs(" chain=\"", f);
-		for (i = 0; i < t->n; i++)
-			fprintf(f, "%s%s", i ? " -> " : "", t->chain[i]);
-		fprintf(f, "\" resolved=\"%s\"", t->resolved);
-		put_decl(f, t);
-		fputc('\n', f);
+		PUT(b, " chain=\"");
+		for (i = 0; i < t->n; i++) {
+			if (i)
+				PUT(b, " -> ");
+			puts_(b, t->chain[i]);
+		}
+		PUT(b, "\" resolved=\"");
+		puts_(b, t->resolved);
+		PUT(b, "\"");
+		put_decl(b, t);
+		PUT(b, "\n");
 		break;
 	default:
 		break;
@@ -115,11 +155,22 @@ static void text_type(FILE *f, const struct ktype *t)
 
 void dump_text(FILE *f, const struct model *m, const struct filter *flt)
 {
+	struct sb b;
 	size_t i;
 
-	for (i = 0; i < m->ntypes; i++)
-		if (filter_match(flt, m->types[i]))
-			text_type(f, m->types[i]);
+	sb_init(&b);
+	for (i = 0; i < m->ntypes; i++) {
+		if (!filter_match(flt, m->types[i]))
+			continue;
+		text_type(&b, m->types[i]);
+		if (b.len >= TEXT_CHUNK) {
+			fwrite(b.buf, 1, b.len, f);
+			sb_reset(&b);
+		}
+	}
+	if (b.len)
+		fwrite(b.buf, 1, b.len, f);
+	sb_release(&b);
 }
 
 static void json_size(FILE *f, const char *key, int64_t v)

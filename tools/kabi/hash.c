@@ -22,16 +22,18 @@ void hset_release(struct hset *s)
 	s->nslots = s->n = 0;
 }
 
-void hset_reserve(struct hset *s, size_t first, hset_used_fn *used,
-		  hset_hash_fn *hash, const void *ctx)
+/* Move the entries of S into NSLOTS slots. */
+static void rehash(struct hset *s, size_t nslots, hset_used_fn *used,
+		   hset_hash_fn *hash, const void *ctx)
 {
 	struct hset old = *s;
 	size_t i;
 
-	if (2 * (s->n + 1) <= s->nslots)
-		return;
-	s->nslots = old.nslots ? 2 * old.nslots : first;
-	s->slots = xcalloc(s->nslots, s->size);
+	s->nslots = nslots;
+	/* written now, not zero pages first faulted in to be read and then
+	 * faulted again to be written, as calloc's would be */
+	s->slots = xmalloc(s->nslots * s->size);
+	memset(s->slots, 0, s->nslots * s->size);
 	for (i = 0; i < old.nslots; i++) {
 		const void *e = hset_at(&old, i);
 
@@ -41,6 +43,25 @@ void hset_reserve(struct hset *s, size_t first, hset_used_fn *used,
 			       e, s->size);
 	}
 	free(old.slots);
+}
+
+void hset_reserve(struct hset *s, size_t first, hset_used_fn *used,
+		  hset_hash_fn *hash, const void *ctx)
+{
+	if (2 * (s->n + 1) <= s->nslots)
+		return;
+	rehash(s, s->nslots ? 2 * s->nslots : first, used, hash, ctx);
+}
+
+void hset_reserve_n(struct hset *s, size_t more, hset_used_fn *used,
+		    hset_hash_fn *hash, const void *ctx)
+{
+	size_t nslots = s->nslots ? s->nslots : 1;
+
+	while (nslots < 2 * (s->n + more))
+		nslots *= 2;
+	if (nslots != s->nslots)
+		rehash(s, nslots, used, hash, ctx);
 }
 
 void hset_clear(struct hset *s)

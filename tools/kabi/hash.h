@@ -35,6 +35,9 @@ void hset_release(struct hset *s);
  * now, with the entries in use moved (USED, HASH). */
 void hset_reserve(struct hset *s, size_t first, hset_used_fn *used,
 		  hset_hash_fn *hash, const void *ctx);
+/* Room for MORE more entries at once, in as many slots as that takes. */
+void hset_reserve_n(struct hset *s, size_t more, hset_used_fn *used,
+		    hset_hash_fn *hash, const void *ctx);
 /* Every entry unused: zeroed, n 0. */
 void hset_clear(struct hset *s);
 

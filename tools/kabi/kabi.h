@@ -63,6 +63,8 @@ struct strtab *strtab_new(void);
 void strtab_free(struct strtab *t);
 const char *strtab_intern(struct strtab *t, const char *s);
 const char *strtab_intern_n(struct strtab *t, const char *s, size_t n);
+/* Room for N more strings without growing the table on the way. */
+void strtab_reserve(struct strtab *t, size_t n);
 
 /* Growable string. */
 struct sb {
@@ -86,6 +88,7 @@ void json_str(FILE *f, const char *s);
 
 /* ---- model.c --------------------------------------------------------- */
 
+/* In the order of their names ("enum" < "struct" < ...): the dump's. */
 enum kind {
 	KIND_ENUM,
 	KIND_STRUCT,

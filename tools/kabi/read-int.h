@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The reader's private interface: one reader per thread and input, and
- * the functions its parts (elf.c, lines.c, spell.c, emit.c,
+ * the functions its parts (elf.c, lines.c, size.c, spell.c, emit.c,
  * fingerprint.c, read.c) call in each other.  kabi.h is the public one.
  */
 #ifndef KABI_READ_INT_H
@@ -157,10 +157,21 @@ void info_release(struct reader *r, Dwarf_Off upto);
 const char *decl_file_name(struct reader *r, Dwarf_Word idx);
 void get_decl(struct reader *r, Dwarf_Die *die, struct ktype *t);
 
+/* size.c */
+int64_t type_size(struct reader *r, Dwarf_Die *die);
+/* Element count of subrange SUB: 1 with *N (0 for [] and [0]), 2 for a
+ * variable length, -1 error. */
+int subrange_count(struct reader *r, Dwarf_Die *sub, int64_t *n);
+/* Append the bound of subrange SUB ("[4]", "[]", "[*]") to B; 0, or -1
+ * on failure. */
+int array_bound(struct reader *r, Dwarf_Die *sub, struct sb *b);
+/* Append the bound of array DIE T as one dimension, the product of all
+ * of its subranges; 0, or -1 on failure. */
+int flat_bound(struct reader *r, Dwarf_Die *t, struct sb *b);
+
 /* spell.c */
 struct memo_ent *memo_slot(struct reader *r, Dwarf_Off off);
 void memo_clear(struct reader *r);
-int64_t type_size(struct reader *r, Dwarf_Die *die);
 bool is_aggregate(int tag);
 enum kind tag_kind(int tag);
 void join(struct sb *out, const char *head, const char *inner);

@@ -202,35 +202,41 @@ void *arena_alloc(struct arena *a, size_t n)
 
 struct strtab {
 	struct arena arena;
-	struct hset set; /* of const char *, NULL unused */
+	struct hset set; /* of struct str_ent, s NULL unused */
+};
+
+/* The hash is kept so that growing the set hashes nothing again. */
+struct str_ent {
+	const char *s;
+	uint64_t h;
 };
 
 struct str_key {
 	const char *s;
 	size_t n;
+	uint64_t h;
 };
 
 static bool str_used(const void *e, const void *ctx)
 {
 	(void)ctx;
-	return *(const char *const *)e != NULL;
+	return ((const struct str_ent *)e)->s != NULL;
 }
 
 static uint64_t str_hash(const void *e, const void *ctx)
 {
-	const char *s = *(const char *const *)e;
-
 	(void)ctx;
-	return hash_bytes(s, strlen(s), 0);
+	return ((const struct str_ent *)e)->h;
 }
 
 static bool str_match(const void *e, const void *key, const void *ctx)
 {
-	const char *o = *(const char *const *)e;
+	const struct str_ent *o = e;
 	const struct str_key *k = key;
 
 	(void)ctx;
-	return strncmp(o, k->s, k->n) == 0 && o[k->n] == '\0';
+	return o->h == k->h && memcmp(o->s, k->s, k->n) == 0 &&
+	       o->s[k->n] == '\0';
 }
 
 struct strtab *strtab_new(void)
@@ -238,7 +244,7 @@ struct strtab *strtab_new(void)
 	struct strtab *t = xcalloc(1, sizeof(*t));
 
 	arena_init(&t->arena);
-	hset_init(&t->set, sizeof(const char *), 1024);
+	hset_init(&t->set, sizeof(struct str_ent), 1024);
 	return t;
 }
 
@@ -253,21 +259,26 @@ void strtab_free(struct strtab *t)
 
 const char *strtab_intern_n(struct strtab *t, const char *s, size_t n)
 {
-	struct str_key k = { s, n };
-	const char **e;
+	struct str_key k = { s, n, hash_bytes(s, n, 0) };
+	struct str_ent *e;
 	char *copy;
 
 	hset_reserve(&t->set, 1024, str_used, str_hash, NULL);
-	e = hset_find(&t->set, hash_bytes(s, n, 0), str_used, str_match, &k,
-		      NULL);
-	if (*e)
-		return *e;
+	e = hset_find(&t->set, k.h, str_used, str_match, &k, NULL);
+	if (e->s)
+		return e->s;
 	copy = arena_alloc(&t->arena, n + 1);
 	memcpy(copy, s, n);
 	copy[n] = '\0';
-	*e = copy;
+	e->s = copy;
+	e->h = k.h;
 	t->set.n++;
 	return copy;
+}
+
+void strtab_reserve(struct strtab *t, size_t n)
+{
+	hset_reserve_n(&t->set, n, str_used, str_hash, NULL);
 }
 
 const char *strtab_intern(struct strtab *t, const char *s)
