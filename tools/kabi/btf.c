@@ -50,6 +50,11 @@ const char *bintern(struct breader *r, const char *s, size_t n)
 	return strtab_intern_n(r->model->strs, s, n);
 }
 
+const char *bintern_btf(struct breader *r, const char *s)
+{
+	return strtab_intern_kept(r->model->strs, s, strlen(s));
+}
+
 /* ---- names by offset ------------------------------------------------- */
 
 /* BTF's string section holds each string once, so a name's offset is
@@ -92,7 +97,7 @@ const char *bname_interned(struct breader *r, uint32_t off)
 		return e->s;
 	s = bname(r, off);
 	e->key = key;
-	e->s = s ? bintern(r, s, strlen(s)) : NULL;
+	e->s = s ? bintern_btf(r, s) : NULL;
 	r->names.n++;
 	return e->s;
 }
@@ -307,7 +312,7 @@ void btf_emit_enum(struct breader *r, uint32_t id, const char *name,
 		const char *en = bname(r, off);
 
 		en = en ? en : "<anon>";
-		ev[i].name = bintern(r, en, strlen(en));
+		ev[i].name = bintern_btf(r, en);
 		if (btf_is_enum64(b))
 			ev[i].value = btf_enum64_value(&btf_enum64(b)[i]);
 		else if (t.is_signed)
@@ -386,7 +391,7 @@ static void read_top(struct breader *r, uint32_t id)
 	name = bname(r, t->name_off);
 	if (!name)
 		return;
-	name = bintern(r, name, strlen(name));
+	name = bintern_btf(r, name);
 	if (btf_is_composite(t))
 		btf_emit_composite(r, id, name, NULL);
 	else if (btf_is_any_enum(t))

@@ -63,6 +63,9 @@ struct strtab *strtab_new(void);
 void strtab_free(struct strtab *t);
 const char *strtab_intern(struct strtab *t, const char *s);
 const char *strtab_intern_n(struct strtab *t, const char *s, size_t n);
+/* The same, but S itself (N bytes, then a NUL) becomes the interned
+ * string when new, not a copy: S must outlive T. */
+const char *strtab_intern_kept(struct strtab *t, const char *s, size_t n);
 /* Room for N more strings without growing the table on the way. */
 void strtab_reserve(struct strtab *t, size_t n);
 
@@ -150,10 +153,13 @@ struct model {
 	size_t ntypes, cap;
 	/* types[] by ktype.hash: entries hold an index + 1, 0 is unused */
 	struct hset set;
+	struct kept *kept; /* what strs points into, freed with the model */
 };
 
 struct model *model_new(void);
 void model_free(struct model *m);
+/* Free P with FREE_FN only when M is freed: M's strings point into it. */
+void model_keep(struct model *m, void (*free_fn)(void *), void *p);
 /* Add a copy of T unless an equal type is present; T's strings must be
  * interned in M->strs. */
 void model_add(struct model *m, const struct ktype *t);

@@ -257,23 +257,47 @@ void strtab_free(struct strtab *t)
 	free(t);
 }
 
-const char *strtab_intern_n(struct strtab *t, const char *s, size_t n)
+/* The entry for S (N bytes): the one holding it, or the unused one to
+ * fill, with *H set to the hash. */
+static struct str_ent *str_slot(struct strtab *t, const char *s, size_t n,
+				uint64_t *h)
 {
 	struct str_key k = { s, n, hash_bytes(s, n, 0) };
-	struct str_ent *e;
+
+	*h = k.h;
+	hset_reserve(&t->set, 1024, str_used, str_hash, NULL);
+	return hset_find(&t->set, k.h, str_used, str_match, &k, NULL);
+}
+
+static const char *str_fill(struct strtab *t, struct str_ent *e, const char *s,
+			    uint64_t h)
+{
+	e->s = s;
+	e->h = h;
+	t->set.n++;
+	return s;
+}
+
+const char *strtab_intern_n(struct strtab *t, const char *s, size_t n)
+{
+	uint64_t h;
+	struct str_ent *e = str_slot(t, s, n, &h);
 	char *copy;
 
-	hset_reserve(&t->set, 1024, str_used, str_hash, NULL);
-	e = hset_find(&t->set, k.h, str_used, str_match, &k, NULL);
 	if (e->s)
 		return e->s;
 	copy = arena_alloc(&t->arena, n + 1);
 	memcpy(copy, s, n);
 	copy[n] = '\0';
-	e->s = copy;
-	e->h = k.h;
-	t->set.n++;
-	return copy;
+	return str_fill(t, e, copy, h);
+}
+
+const char *strtab_intern_kept(struct strtab *t, const char *s, size_t n)
+{
+	uint64_t h;
+	struct str_ent *e = str_slot(t, s, n, &h);
+
+	return e->s ? e->s : str_fill(t, e, s, h);
 }
 
 void strtab_reserve(struct strtab *t, size_t n)
