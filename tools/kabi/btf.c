@@ -268,6 +268,23 @@ static struct member *members_at(struct breader *r, unsigned d, uint32_t n)
 	return r->mv[d];
 }
 
+/* The members' name slots and type names, fetched together before they
+ * are read one by one: each is otherwise a cache miss of its own. */
+static void prefetch_members(const struct breader *r, const struct btf_type *t)
+{
+	const struct btf_member *m = btf_members(t);
+	size_t mask = r->names.nslots - 1;
+	uint16_t i;
+
+	for (i = 0; i < btf_vlen(t); i++) {
+		uint64_t h = name_hash_key((uint64_t)m[i].name_off + 1);
+
+		__builtin_prefetch(hset_at(&r->names, h & mask));
+		if (m[i].type < r->cnt)
+			__builtin_prefetch(r->memo[m[i].type]);
+	}
+}
+
 void btf_emit_composite(struct breader *r, uint32_t id, const char *name,
 			const char *parent)
 {
@@ -282,6 +299,7 @@ void btf_emit_composite(struct breader *r, uint32_t id, const char *name,
 	struct sb *seg = scratch(r, d, SCR_SEG);
 	struct bctx ctx = { kind_name(t.kind), name, "", false };
 
+	prefetch_members(r, bt_);
 	if (!r->opts->compat)
 		t.natural_align = members_align(r, id, 0);
 	for (i = 0; i < n && !r->failed; i++) {
