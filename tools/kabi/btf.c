@@ -270,7 +270,7 @@ static struct member *members_at(struct breader *r, unsigned d, uint32_t n)
 
 /* The members' name slots and type names, fetched together before they
  * are read one by one: each is otherwise a cache miss of its own. */
-static void prefetch_members(const struct breader *r, const struct btf_type *t)
+static void prefetch_members(struct breader *r, const struct btf_type *t)
 {
 	const struct btf_member *m = btf_members(t);
 	size_t mask = r->names.nslots - 1;
@@ -282,6 +282,17 @@ static void prefetch_members(const struct breader *r, const struct btf_type *t)
 		__builtin_prefetch(hset_at(&r->names, h & mask));
 		if (m[i].type < r->cnt)
 			__builtin_prefetch(r->memo[m[i].type]);
+	}
+	/* names met for the first time: their string table slots too */
+	for (i = 0; i < btf_vlen(t); i++) {
+		uint64_t key = (uint64_t)m[i].name_off + 1;
+		const struct name_ent *e =
+			hset_find(&r->names, name_hash_key(key), name_used,
+				  name_match, &key, NULL);
+		const char *s;
+
+		if (!e->key && (s = bname(r, m[i].name_off)))
+			strtab_prefetch(r->model->strs, s);
 	}
 }
 
@@ -311,6 +322,21 @@ void btf_emit_composite(struct breader *r, uint32_t id, const char *name,
 	emit(r, &t);
 }
 
+/* The interned names of enum B's enumerators, in an array to free. */
+static const char **enum_names(struct breader *r, const struct btf_type *b)
+{
+	uint16_t i, n = btf_vlen(b);
+	const char **v = xcalloc(n ? n : 1, sizeof(*v));
+
+	for (i = 0; i < n; i++) {
+		v[i] = bname(r, btf_is_enum(b) ? btf_enum(b)[i].name_off :
+						 btf_enum64(b)[i].name_off);
+		v[i] = v[i] ? v[i] : "<anon>";
+	}
+	strtab_intern_kept_all(r->model->strs, v, n);
+	return v;
+}
+
 void btf_emit_enum(struct breader *r, uint32_t id, const char *name,
 		   const char *parent)
 {
@@ -322,15 +348,11 @@ void btf_emit_enum(struct breader *r, uint32_t id, const char *name,
 			   .is_signed = btf_kflag(b) };
 	uint16_t i, n = btf_vlen(b);
 	struct enumerator *ev = xcalloc(n ? n : 1, sizeof(*ev));
+	const char **names = enum_names(r, b);
 	char buf[32];
 
 	for (i = 0; i < n; i++) {
-		uint32_t off = btf_is_enum(b) ? btf_enum(b)[i].name_off :
-						btf_enum64(b)[i].name_off;
-		const char *en = bname(r, off);
-
-		en = en ? en : "<anon>";
-		ev[i].name = bintern_btf(r, en);
+		ev[i].name = names[i];
 		if (btf_is_enum64(b))
 			ev[i].value = btf_enum64_value(&btf_enum64(b)[i]);
 		else if (t.is_signed)
@@ -338,6 +360,7 @@ void btf_emit_enum(struct breader *r, uint32_t id, const char *name,
 		else
 			ev[i].value = (uint32_t)btf_enum(b)[i].val;
 	}
+	free(names);
 	snprintf(buf, sizeof(buf), "%sint%" PRId64, t.is_signed ? "" : "u",
 		 t.size * 8);
 	t.underlying = bintern(r, buf, strlen(buf));

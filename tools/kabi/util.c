@@ -257,16 +257,15 @@ void strtab_free(struct strtab *t)
 	free(t);
 }
 
-/* The entry for S (N bytes): the one holding it, or the unused one to
- * fill, with *H set to the hash. */
+/* The entry for S (N bytes, hash H): the one holding it, or the unused
+ * one to fill. */
 static struct str_ent *str_slot(struct strtab *t, const char *s, size_t n,
-				uint64_t *h)
+				uint64_t h)
 {
-	struct str_key k = { s, n, hash_bytes(s, n, 0) };
+	struct str_key k = { s, n, h };
 
-	*h = k.h;
 	hset_reserve(&t->set, 1024, str_used, str_hash, NULL);
-	return hset_find(&t->set, k.h, str_used, str_match, &k, NULL);
+	return hset_find(&t->set, h, str_used, str_match, &k, NULL);
 }
 
 static const char *str_fill(struct strtab *t, struct str_ent *e, const char *s,
@@ -280,8 +279,8 @@ static const char *str_fill(struct strtab *t, struct str_ent *e, const char *s,
 
 const char *strtab_intern_n(struct strtab *t, const char *s, size_t n)
 {
-	uint64_t h;
-	struct str_ent *e = str_slot(t, s, n, &h);
+	uint64_t h = hash_bytes(s, n, 0);
+	struct str_ent *e = str_slot(t, s, n, h);
 	char *copy;
 
 	if (e->s)
@@ -292,12 +291,47 @@ const char *strtab_intern_n(struct strtab *t, const char *s, size_t n)
 	return str_fill(t, e, copy, h);
 }
 
-const char *strtab_intern_kept(struct strtab *t, const char *s, size_t n)
+static const char *intern_kept(struct strtab *t, const char *s, size_t n,
+			       uint64_t h)
 {
-	uint64_t h;
-	struct str_ent *e = str_slot(t, s, n, &h);
+	struct str_ent *e = str_slot(t, s, n, h);
 
 	return e->s ? e->s : str_fill(t, e, s, h);
+}
+
+const char *strtab_intern_kept(struct strtab *t, const char *s, size_t n)
+{
+	return intern_kept(t, s, n, hash_bytes(s, n, 0));
+}
+
+/* The home slots of a few strings are fetched together, then filled:
+ * their cache misses overlap rather than follow one another. */
+void strtab_intern_kept_all(struct strtab *t, const char **v, size_t n)
+{
+	enum { CHUNK = 32 };
+	uint64_t h[CHUNK];
+	size_t len[CHUNK], i, j, k;
+
+	for (i = 0; i < n; i += k) {
+		k = n - i < CHUNK ? n - i : CHUNK;
+		hset_reserve_n(&t->set, k, str_used, str_hash, NULL);
+		for (j = 0; j < k; j++) {
+			len[j] = strlen(v[i + j]);
+			h[j] = hash_bytes(v[i + j], len[j], 0);
+			__builtin_prefetch(
+				hset_at(&t->set, h[j] & (t->set.nslots - 1)));
+		}
+		for (j = 0; j < k; j++)
+			v[i + j] = intern_kept(t, v[i + j], len[j], h[j]);
+	}
+}
+
+void strtab_prefetch(struct strtab *t, const char *s)
+{
+	uint64_t h = hash_bytes(s, strlen(s), 0);
+
+	if (t->set.nslots)
+		__builtin_prefetch(hset_at(&t->set, h & (t->set.nslots - 1)));
 }
 
 void strtab_reserve(struct strtab *t, size_t n)
