@@ -456,17 +456,6 @@ static void read_types(struct breader *r)
 	}
 }
 
-/* N zeroed objects of SZ bytes, written now: calloc's pages would be
- * faulted in as zero pages on the first read of a slot, then again on
- * its first write. */
-static void *written(size_t n, size_t sz)
-{
-	void *p = xcalloc(n, sz);
-
-	memset(p, 0, n * sz);
-	return p;
-}
-
 static void breader_free(struct breader *r)
 {
 	unsigned d, k;
@@ -478,8 +467,8 @@ static void breader_free(struct breader *r)
 	}
 	hset_release(&r->names);
 	free(r->types);
-	free(r->memo);
-	free(r->align);
+	ztable_free(r->memo, r->cnt * sizeof(*r->memo));
+	ztable_free(r->align, (r->cnt - r->first + 1) * sizeof(*r->align));
 	free(r->anon_used);
 	free(r);
 }
@@ -502,9 +491,9 @@ int btf_read_types(struct model *m, const char *path, const struct btf *btf,
 	r->ptr_size = btf__pointer_size(btf);
 	if (!r->ptr_size)
 		r->ptr_size = sizeof(void *);
-	r->align = written(r->cnt - r->first + 1, sizeof(*r->align));
+	r->align = ztable_new((r->cnt - r->first + 1) * sizeof(*r->align));
 	r->anon_used = xcalloc(r->cnt - r->first + 1, sizeof(*r->anon_used));
-	r->memo = written(r->cnt, sizeof(*r->memo));
+	r->memo = ztable_new(r->cnt * sizeof(*r->memo));
 	/* sized up front rather than grown by doubling as they fill: a
 	 * kernel's BTF has about one distinct member name per four types
 	 * and one interned string per two (more, sized at once, is slower) */

@@ -45,6 +45,10 @@ void mem_set_limit(uint64_t bytes);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t sz);
 void *xrealloc(void *p, size_t n);
+/* N zeroed bytes for a table, its pages mapped at once when it is
+ * large; freed with ztable_free(P, N), N as given. */
+void *ztable_new(size_t n);
+void ztable_free(void *p, size_t n);
 char *xstrdup(const char *s);
 
 uint64_t hash_bytes(const void *p, size_t n, uint64_t seed);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "kabi.h"
@@ -117,6 +118,34 @@ void *xrealloc(void *p, size_t n)
 	if (!p)
 		oom(n);
 	return p;
+}
+
+/* Below this, the zeroed tables come from malloc as anything else. */
+#define ZTABLE_MIN (256 * 1024)
+
+void *ztable_new(size_t n)
+{
+	void *p;
+
+	if (n < ZTABLE_MIN)
+		return xcalloc(1, n);
+	/* zero pages mapped in one call rather than faulted in one by one
+	 * when first written: a fault costs more than the page's zeroing */
+	p = mmap(NULL, n, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (p == MAP_FAILED)
+		oom(n);
+	return p;
+}
+
+void ztable_free(void *p, size_t n)
+{
+	if (!p)
+		return;
+	if (n < ZTABLE_MIN)
+		free(p);
+	else
+		munmap(p, n);
 }
 
 char *xstrdup(const char *s)
