@@ -56,6 +56,7 @@ uint64_t hash_bytes(const void *p, size_t n, uint64_t seed);
 /* Bump allocator; objects live until arena_release(). */
 struct arena {
 	struct arena_blk *head;
+	size_t blk; /* the next block's size: growing, up to a limit */
 };
 void arena_init(struct arena *a);
 void arena_release(struct arena *a);

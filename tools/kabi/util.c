@@ -184,11 +184,15 @@ struct arena_blk {
 	max_align_t data[];
 };
 
-#define ARENA_BLK (64 * 1024)
+/* Blocks grow from the first to the last size: a small model takes
+ * little, and a large one's blocks are mapped whole (ztable_new). */
+#define ARENA_BLK_FIRST (64 * 1024)
+#define ARENA_BLK_LAST (1024 * 1024)
 
 void arena_init(struct arena *a)
 {
 	a->head = NULL;
+	a->blk = ARENA_BLK_FIRST;
 }
 
 void arena_release(struct arena *a)
@@ -200,7 +204,7 @@ void arena_release(struct arena *a)
 	for (b = a->head; b; b = next) {
 		next = b->next;
 		mem_uncharge(sizeof(*b) + b->size);
-		free(b);
+		ztable_free(b, sizeof(*b) + b->size);
 	}
 	a->head = NULL;
 }
@@ -213,14 +217,16 @@ void *arena_alloc(struct arena *a, size_t n)
 
 	n = (n + al - 1) / al * al;
 	if (!b || b->size - b->used < n) {
-		size_t size = n > ARENA_BLK ? n : ARENA_BLK;
+		size_t size = n > a->blk ? n : a->blk;
 
 		mem_charge(sizeof(*b) + size);
-		b = xmalloc(sizeof(*b) + size);
+		b = ztable_new(sizeof(*b) + size);
 		b->size = size;
 		b->used = 0;
 		b->next = a->head;
 		a->head = b;
+		if (a->blk < ARENA_BLK_LAST)
+			a->blk *= 2;
 	}
 	p = (char *)b->data + b->used;
 	b->used += n;
