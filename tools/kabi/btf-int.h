@@ -78,6 +78,8 @@ const char *bname(const struct breader *r, uint32_t off);
 /* The same, interned, by its offset: no hashing of the text again. */
 const char *bname_interned(struct breader *r, uint32_t off);
 const char *bintern(struct breader *r, const char *s, size_t n);
+/* S, a string of the BTF, interned as itself (the model keeps the BTF). */
+const char *bintern_btf(struct breader *r, const char *s);
 /* Scratch string K of depth D, emptied. */
 struct sb *scratch(struct breader *r, unsigned d, unsigned k);
 void btf_emit_composite(struct breader *r, uint32_t id, const char *name,

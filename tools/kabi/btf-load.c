@@ -445,6 +445,11 @@ out:
 	return btf;
 }
 
+static void free_btf(void *btf)
+{
+	btf__free(btf);
+}
+
 int read_btf(struct model *m, const char *path, const struct read_opts *o,
 	     char **err)
 {
@@ -465,8 +470,11 @@ int read_btf(struct model *m, const char *path, const struct read_opts *o,
 	btf = btf_load(path, base, o->base_btf, true, err);
 	if (btf)
 		rc = btf_read_types(m, path, btf, o, err);
-	btf__free(btf);
-	btf__free(base);
+	/* the model's names are the BTF's own strings, not copies */
+	if (btf)
+		model_keep(m, free_btf, btf);
+	if (base)
+		model_keep(m, free_btf, base);
 	return rc;
 }
 

@@ -50,6 +50,11 @@ const char *bintern(struct breader *r, const char *s, size_t n)
 	return strtab_intern_n(r->model->strs, s, n);
 }
 
+const char *bintern_btf(struct breader *r, const char *s)
+{
+	return strtab_intern_kept(r->model->strs, s, strlen(s));
+}
+
 /* ---- names by offset ------------------------------------------------- */
 
 /* BTF's string section holds each string once, so a name's offset is
@@ -92,7 +97,7 @@ const char *bname_interned(struct breader *r, uint32_t off)
 		return e->s;
 	s = bname(r, off);
 	e->key = key;
-	e->s = s ? bintern(r, s, strlen(s)) : NULL;
+	e->s = s ? bintern_btf(r, s) : NULL;
 	r->names.n++;
 	return e->s;
 }
@@ -263,6 +268,34 @@ static struct member *members_at(struct breader *r, unsigned d, uint32_t n)
 	return r->mv[d];
 }
 
+/* The members' name slots and type names, fetched together before they
+ * are read one by one: each is otherwise a cache miss of its own. */
+static void prefetch_members(struct breader *r, const struct btf_type *t)
+{
+	const struct btf_member *m = btf_members(t);
+	size_t mask = r->names.nslots - 1;
+	uint16_t i;
+
+	for (i = 0; i < btf_vlen(t); i++) {
+		uint64_t h = name_hash_key((uint64_t)m[i].name_off + 1);
+
+		__builtin_prefetch(hset_at(&r->names, h & mask));
+		if (m[i].type < r->cnt)
+			__builtin_prefetch(r->memo[m[i].type]);
+	}
+	/* names met for the first time: their string table slots too */
+	for (i = 0; i < btf_vlen(t); i++) {
+		uint64_t key = (uint64_t)m[i].name_off + 1;
+		const struct name_ent *e =
+			hset_find(&r->names, name_hash_key(key), name_used,
+				  name_match, &key, NULL);
+		const char *s;
+
+		if (!e->key && (s = bname(r, m[i].name_off)))
+			strtab_prefetch(r->model->strs, s);
+	}
+}
+
 void btf_emit_composite(struct breader *r, uint32_t id, const char *name,
 			const char *parent)
 {
@@ -277,6 +310,7 @@ void btf_emit_composite(struct breader *r, uint32_t id, const char *name,
 	struct sb *seg = scratch(r, d, SCR_SEG);
 	struct bctx ctx = { kind_name(t.kind), name, "", false };
 
+	prefetch_members(r, bt_);
 	if (!r->opts->compat)
 		t.natural_align = members_align(r, id, 0);
 	for (i = 0; i < n && !r->failed; i++) {
@@ -286,6 +320,21 @@ void btf_emit_composite(struct breader *r, uint32_t id, const char *name,
 	t.n = n;
 	t.members = mv;
 	emit(r, &t);
+}
+
+/* The interned names of enum B's enumerators, in an array to free. */
+static const char **enum_names(struct breader *r, const struct btf_type *b)
+{
+	uint16_t i, n = btf_vlen(b);
+	const char **v = xcalloc(n ? n : 1, sizeof(*v));
+
+	for (i = 0; i < n; i++) {
+		v[i] = bname(r, btf_is_enum(b) ? btf_enum(b)[i].name_off :
+						 btf_enum64(b)[i].name_off);
+		v[i] = v[i] ? v[i] : "<anon>";
+	}
+	strtab_intern_kept_all(r->model->strs, v, n);
+	return v;
 }
 
 void btf_emit_enum(struct breader *r, uint32_t id, const char *name,
@@ -299,15 +348,11 @@ void btf_emit_enum(struct breader *r, uint32_t id, const char *name,
 			   .is_signed = btf_kflag(b) };
 	uint16_t i, n = btf_vlen(b);
 	struct enumerator *ev = xcalloc(n ? n : 1, sizeof(*ev));
+	const char **names = enum_names(r, b);
 	char buf[32];
 
 	for (i = 0; i < n; i++) {
-		uint32_t off = btf_is_enum(b) ? btf_enum(b)[i].name_off :
-						btf_enum64(b)[i].name_off;
-		const char *en = bname(r, off);
-
-		en = en ? en : "<anon>";
-		ev[i].name = bintern(r, en, strlen(en));
+		ev[i].name = names[i];
 		if (btf_is_enum64(b))
 			ev[i].value = btf_enum64_value(&btf_enum64(b)[i]);
 		else if (t.is_signed)
@@ -315,6 +360,7 @@ void btf_emit_enum(struct breader *r, uint32_t id, const char *name,
 		else
 			ev[i].value = (uint32_t)btf_enum(b)[i].val;
 	}
+	free(names);
 	snprintf(buf, sizeof(buf), "%sint%" PRId64, t.is_signed ? "" : "u",
 		 t.size * 8);
 	t.underlying = bintern(r, buf, strlen(buf));
@@ -386,7 +432,7 @@ static void read_top(struct breader *r, uint32_t id)
 	name = bname(r, t->name_off);
 	if (!name)
 		return;
-	name = bintern(r, name, strlen(name));
+	name = bintern_btf(r, name);
 	if (btf_is_composite(t))
 		btf_emit_composite(r, id, name, NULL);
 	else if (btf_is_any_enum(t))
@@ -410,17 +456,6 @@ static void read_types(struct breader *r)
 	}
 }
 
-/* N zeroed objects of SZ bytes, written now: calloc's pages would be
- * faulted in as zero pages on the first read of a slot, then again on
- * its first write. */
-static void *written(size_t n, size_t sz)
-{
-	void *p = xcalloc(n, sz);
-
-	memset(p, 0, n * sz);
-	return p;
-}
-
 static void breader_free(struct breader *r)
 {
 	unsigned d, k;
@@ -432,8 +467,8 @@ static void breader_free(struct breader *r)
 	}
 	hset_release(&r->names);
 	free(r->types);
-	free(r->memo);
-	free(r->align);
+	ztable_free(r->memo, r->cnt * sizeof(*r->memo));
+	ztable_free(r->align, (r->cnt - r->first + 1) * sizeof(*r->align));
 	free(r->anon_used);
 	free(r);
 }
@@ -456,9 +491,9 @@ int btf_read_types(struct model *m, const char *path, const struct btf *btf,
 	r->ptr_size = btf__pointer_size(btf);
 	if (!r->ptr_size)
 		r->ptr_size = sizeof(void *);
-	r->align = written(r->cnt - r->first + 1, sizeof(*r->align));
+	r->align = ztable_new((r->cnt - r->first + 1) * sizeof(*r->align));
 	r->anon_used = xcalloc(r->cnt - r->first + 1, sizeof(*r->anon_used));
-	r->memo = written(r->cnt, sizeof(*r->memo));
+	r->memo = ztable_new(r->cnt * sizeof(*r->memo));
 	/* sized up front rather than grown by doubling as they fill: a
 	 * kernel's BTF has about one distinct member name per four types
 	 * and one interned string per two (more, sized at once, is slower) */

@@ -12,12 +12,12 @@ void hset_init(struct hset *s, size_t size, size_t nslots)
 	s->size = size;
 	s->nslots = nslots;
 	s->n = 0;
-	s->slots = nslots ? xcalloc(nslots, size) : NULL;
+	s->slots = nslots ? ztable_new(nslots * size) : NULL;
 }
 
 void hset_release(struct hset *s)
 {
-	free(s->slots);
+	ztable_free(s->slots, s->nslots * s->size);
 	s->slots = NULL;
 	s->nslots = s->n = 0;
 }
@@ -30,10 +30,7 @@ static void rehash(struct hset *s, size_t nslots, hset_used_fn *used,
 	size_t i;
 
 	s->nslots = nslots;
-	/* written now, not zero pages first faulted in to be read and then
-	 * faulted again to be written, as calloc's would be */
-	s->slots = xmalloc(s->nslots * s->size);
-	memset(s->slots, 0, s->nslots * s->size);
+	s->slots = ztable_new(s->nslots * s->size);
 	for (i = 0; i < old.nslots; i++) {
 		const void *e = hset_at(&old, i);
 
@@ -42,7 +39,7 @@ static void rehash(struct hset *s, size_t nslots, hset_used_fn *used,
 					 ctx),
 			       e, s->size);
 	}
-	free(old.slots);
+	ztable_free(old.slots, old.nslots * old.size);
 }
 
 void hset_reserve(struct hset *s, size_t first, hset_used_fn *used,

@@ -45,6 +45,10 @@ void mem_set_limit(uint64_t bytes);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t sz);
 void *xrealloc(void *p, size_t n);
+/* N zeroed bytes for a table, its pages mapped at once when it is
+ * large; freed with ztable_free(P, N), N as given. */
+void *ztable_new(size_t n);
+void ztable_free(void *p, size_t n);
 char *xstrdup(const char *s);
 
 uint64_t hash_bytes(const void *p, size_t n, uint64_t seed);
@@ -52,6 +56,7 @@ uint64_t hash_bytes(const void *p, size_t n, uint64_t seed);
 /* Bump allocator; objects live until arena_release(). */
 struct arena {
 	struct arena_blk *head;
+	size_t blk; /* the next block's size: growing, up to a limit */
 };
 void arena_init(struct arena *a);
 void arena_release(struct arena *a);
@@ -63,6 +68,15 @@ struct strtab *strtab_new(void);
 void strtab_free(struct strtab *t);
 const char *strtab_intern(struct strtab *t, const char *s);
 const char *strtab_intern_n(struct strtab *t, const char *s, size_t n);
+/* The same, but S itself (N bytes, then a NUL) becomes the interned
+ * string when new, not a copy: S must outlive T. */
+const char *strtab_intern_kept(struct strtab *t, const char *s, size_t n);
+/* Each of the N strings of V (NUL-terminated, outliving T) replaced by
+ * its interned string, as strtab_intern_kept does, the table's memory
+ * fetched a few strings at a time. */
+void strtab_intern_kept_all(struct strtab *t, const char **v, size_t n);
+/* Start fetching the table's memory that interning S will read. */
+void strtab_prefetch(struct strtab *t, const char *s);
 /* Room for N more strings without growing the table on the way. */
 void strtab_reserve(struct strtab *t, size_t n);
 
@@ -150,10 +164,13 @@ struct model {
 	size_t ntypes, cap;
 	/* types[] by ktype.hash: entries hold an index + 1, 0 is unused */
 	struct hset set;
+	struct kept *kept; /* what strs points into, freed with the model */
 };
 
 struct model *model_new(void);
 void model_free(struct model *m);
+/* Free P with FREE_FN only when M is freed: M's strings point into it. */
+void model_keep(struct model *m, void (*free_fn)(void *), void *p);
 /* Add a copy of T unless an equal type is present; T's strings must be
  * interned in M->strs. */
 void model_add(struct model *m, const struct ktype *t);

@@ -269,10 +269,31 @@ struct model *model_new(void)
 	return m;
 }
 
+struct kept {
+	struct kept *next;
+	void (*free_fn)(void *);
+	void *p;
+};
+
+void model_keep(struct model *m, void (*free_fn)(void *), void *p)
+{
+	struct kept *k = xmalloc(sizeof(*k));
+
+	*k = (struct kept){ m->kept, free_fn, p };
+	m->kept = k;
+}
+
 void model_free(struct model *m)
 {
 	if (!m)
 		return;
+	while (m->kept) {
+		struct kept *k = m->kept;
+
+		m->kept = k->next;
+		k->free_fn(k->p);
+		free(k);
+	}
 	arena_release(&m->arena);
 	strtab_free(m->strs);
 	free(m->types);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "kabi.h"
@@ -119,6 +120,34 @@ void *xrealloc(void *p, size_t n)
 	return p;
 }
 
+/* Below this, the zeroed tables come from malloc as anything else. */
+#define ZTABLE_MIN (256 * 1024)
+
+void *ztable_new(size_t n)
+{
+	void *p;
+
+	if (n < ZTABLE_MIN)
+		return xcalloc(1, n);
+	/* zero pages mapped in one call rather than faulted in one by one
+	 * when first written: a fault costs more than the page's zeroing */
+	p = mmap(NULL, n, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (p == MAP_FAILED)
+		oom(n);
+	return p;
+}
+
+void ztable_free(void *p, size_t n)
+{
+	if (!p)
+		return;
+	if (n < ZTABLE_MIN)
+		free(p);
+	else
+		munmap(p, n);
+}
+
 char *xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;
@@ -155,11 +184,15 @@ struct arena_blk {
 	max_align_t data[];
 };
 
-#define ARENA_BLK (64 * 1024)
+/* Blocks grow from the first to the last size: a small model takes
+ * little, and a large one's blocks are mapped whole (ztable_new). */
+#define ARENA_BLK_FIRST (64 * 1024)
+#define ARENA_BLK_LAST (1024 * 1024)
 
 void arena_init(struct arena *a)
 {
 	a->head = NULL;
+	a->blk = ARENA_BLK_FIRST;
 }
 
 void arena_release(struct arena *a)
@@ -171,7 +204,7 @@ void arena_release(struct arena *a)
 	for (b = a->head; b; b = next) {
 		next = b->next;
 		mem_uncharge(sizeof(*b) + b->size);
-		free(b);
+		ztable_free(b, sizeof(*b) + b->size);
 	}
 	a->head = NULL;
 }
@@ -184,14 +217,16 @@ void *arena_alloc(struct arena *a, size_t n)
 
 	n = (n + al - 1) / al * al;
 	if (!b || b->size - b->used < n) {
-		size_t size = n > ARENA_BLK ? n : ARENA_BLK;
+		size_t size = n > a->blk ? n : a->blk;
 
 		mem_charge(sizeof(*b) + size);
-		b = xmalloc(sizeof(*b) + size);
+		b = ztable_new(sizeof(*b) + size);
 		b->size = size;
 		b->used = 0;
 		b->next = a->head;
 		a->head = b;
+		if (a->blk < ARENA_BLK_LAST)
+			a->blk *= 2;
 	}
 	p = (char *)b->data + b->used;
 	b->used += n;
@@ -257,23 +292,81 @@ void strtab_free(struct strtab *t)
 	free(t);
 }
 
-const char *strtab_intern_n(struct strtab *t, const char *s, size_t n)
+/* The entry for S (N bytes, hash H): the one holding it, or the unused
+ * one to fill. */
+static struct str_ent *str_slot(struct strtab *t, const char *s, size_t n,
+				uint64_t h)
 {
-	struct str_key k = { s, n, hash_bytes(s, n, 0) };
-	struct str_ent *e;
-	char *copy;
+	struct str_key k = { s, n, h };
 
 	hset_reserve(&t->set, 1024, str_used, str_hash, NULL);
-	e = hset_find(&t->set, k.h, str_used, str_match, &k, NULL);
+	return hset_find(&t->set, h, str_used, str_match, &k, NULL);
+}
+
+static const char *str_fill(struct strtab *t, struct str_ent *e, const char *s,
+			    uint64_t h)
+{
+	e->s = s;
+	e->h = h;
+	t->set.n++;
+	return s;
+}
+
+const char *strtab_intern_n(struct strtab *t, const char *s, size_t n)
+{
+	uint64_t h = hash_bytes(s, n, 0);
+	struct str_ent *e = str_slot(t, s, n, h);
+	char *copy;
+
 	if (e->s)
 		return e->s;
 	copy = arena_alloc(&t->arena, n + 1);
 	memcpy(copy, s, n);
 	copy[n] = '\0';
-	e->s = copy;
-	e->h = k.h;
-	t->set.n++;
-	return copy;
+	return str_fill(t, e, copy, h);
+}
+
+static const char *intern_kept(struct strtab *t, const char *s, size_t n,
+			       uint64_t h)
+{
+	struct str_ent *e = str_slot(t, s, n, h);
+
+	return e->s ? e->s : str_fill(t, e, s, h);
+}
+
+const char *strtab_intern_kept(struct strtab *t, const char *s, size_t n)
+{
+	return intern_kept(t, s, n, hash_bytes(s, n, 0));
+}
+
+/* The home slots of a few strings are fetched together, then filled:
+ * their cache misses overlap rather than follow one another. */
+void strtab_intern_kept_all(struct strtab *t, const char **v, size_t n)
+{
+	enum { CHUNK = 32 };
+	uint64_t h[CHUNK];
+	size_t len[CHUNK], i, j, k;
+
+	for (i = 0; i < n; i += k) {
+		k = n - i < CHUNK ? n - i : CHUNK;
+		hset_reserve_n(&t->set, k, str_used, str_hash, NULL);
+		for (j = 0; j < k; j++) {
+			len[j] = strlen(v[i + j]);
+			h[j] = hash_bytes(v[i + j], len[j], 0);
+			__builtin_prefetch(
+				hset_at(&t->set, h[j] & (t->set.nslots - 1)));
+		}
+		for (j = 0; j < k; j++)
+			v[i + j] = intern_kept(t, v[i + j], len[j], h[j]);
+	}
+}
+
+void strtab_prefetch(struct strtab *t, const char *s)
+{
+	uint64_t h = hash_bytes(s, strlen(s), 0);
+
+	if (t->set.nslots)
+		__builtin_prefetch(hset_at(&t->set, h & (t->set.nslots - 1)));
 }
 
 void strtab_reserve(struct strtab *t, size_t n)
