@@ -89,11 +89,11 @@ same_code() {
 }
 
 # scheduled FROM: "SERVER JOBS" for the C files (not the /dev/null probes
-# of flags) the icecc scheduler placed from line FROM of its log on, that
-# ended well
+# of flags, nor dist_setup's probe of the farm) the icecc scheduler placed
+# from line FROM of its log on, that ended well
 scheduled() {
 	tail -n "+$1" "$STATE/icecc-scheduler/log" | awk '
-		$4 == "NEW" && / [^ ]+\.c C [0-9]+$/ { src[$5] = 1 }
+		$4 == "NEW" && / [^ ]+\.c C [0-9]+$/ && !/\/probe\.c C / { src[$5] = 1 }
 		$4 == "END" && src[$5] && / status=0 / { sub(/.* server=/, ""); n[$0]++ }
 		END { for (s in n) print s, n[s] }' | sort
 }
@@ -344,4 +344,11 @@ warn.c:18:2: error: \"a warning of the preprocessor\" [-Werror,-W#warnings]"
 		"$CELL" "$REF" env KSRC="$SRC" nice -n 10 "$TOP/scripts/kernel-build.sh" -o "$BUILD" -t x86_64 -c gcc -j 2
 	assert_equal "$(compiled)" 0
 	run -0 same_code
+}
+
+@test "farm: with the icecc scheduler gone, the build says so in one line and compiles locally" {
+	kill -KILL -- "-$(cat "$STATE/icecc-scheduler/pid")"
+	eval "$(cat "$STATE/env")"
+	run -0 --separate-stderr dist_setup_sh gcc DIST=icecc
+	assert_equal "$stderr" "kernel-build.sh: icecc compiled its probe with 'gcc' locally: the iceccd of '$STATE/iceccd-0/socket' has no scheduler, or its scheduler no other host for 'gcc'; building on what it finds"
 }

@@ -154,9 +154,18 @@ distcc_probe() {
 # tarball (ICECC_VERSION, made by icecc-create-env), without which icecc
 # compiles locally.
 icecc_setup() {
-	local sock
+	local sock probe
 
 	sock="${ICECC_TEST_SOCKET:-/var/run/icecc/iceccd.socket}"
 	[ -S "$sock" ] ||
 		die "DIST=icecc needs a running iceccd: no socket '$sock' (scripts/farm.sh env prints a test farm's)"
+	# icecc compiles locally, silently, what its iceccd finds no host
+	# for: try a one-line file with its log on
+	probe=$(mktemp -d "${TMPDIR:-/tmp}/kparity-icecc.XXXXXX") || die "cannot create a temporary directory"
+	printf 'int kparity_probe(int x) { return x + 1; }\n' >"$probe/probe.c"
+	(cd "$probe" && ICECC_DEBUG=debug ICECC_LOGFILE="$probe/log" \
+		"$(dist_command)" "$1" -c probe.c -o probe.o) >/dev/null 2>&1 || :
+	grep -q 'Have to use host' "$probe/log" 2>/dev/null ||
+		warn "icecc compiled its probe with '$1' locally: the iceccd of '$sock' has no scheduler, or its scheduler no other host for '$1'; building on what it finds"
+	rm -rf "$probe"
 }
