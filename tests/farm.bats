@@ -211,7 +211,8 @@ dist_setup_sh() {
 	assert_output "$(warnings_of "$REF/warnings.log")"
 }
 
-# farm_unit ENGINE NAME [FLAG...]: compile tests/fixtures/farm/warn.c in
+# farm_unit ENGINE NAME [FLAG...]: compile tests/fixtures/farm/warn.c with
+# $FARM_CC (default clang) in
 # $BATS_TEST_TMPDIR/unit as Kbuild would (-Wp,-MMD, -fmacro-prefix-map,
 # -D, -U, DWARF 5), with FLAGs, locally for ENGINE "local", else through
 # farm-cc.sh on ENGINE; keep the object as NAME.o, its dependency file as
@@ -222,7 +223,7 @@ farm_unit() {
 	shift 2
 	mkdir -p "$dir"
 	cp "$TOP/tests/fixtures/farm/warn.c" "$TOP/tests/fixtures/farm/macros.h" "$dir"
-	set -- clang -Wall -Wundef -Werror=unused-command-line-argument "-fmacro-prefix-map=$dir/=" \
+	set -- "${FARM_CC:-clang}" -Wall -Wundef -Werror=unused-command-line-argument "-fmacro-prefix-map=$dir/=" \
 		-DFARM_N=3 -DFARM_DROPPED -UFARM_DROPPED -g -gdwarf-5 "$@" -Wp,-MMD,.warn.o.d -c -o warn.o warn.c
 	[ "$engine" = local ] || set -- env DIST="$engine" DISTCC_FALLBACK=0 "$TOP/scripts/farm-cc.sh" "$@"
 	(eval "$(cat "$STATE/env")" && cd "$dir" && rm -f warn.o .warn.o.d && "$@") 2>"$dir/$name.err" || rc=$?
@@ -246,10 +247,11 @@ farm_jobs() {
 	esac
 }
 
-@test "farm-cc: a clang compile on distcc and on icecc is the local one: warnings, dependency file, object, debug information" {
+# same_as_local CC: a compile of the fixture with CC on each engine is the
+# local one
+same_as_local() {
 	local e before d="$BATS_TEST_TMPDIR/unit"
-	need_tool clang
-	need_tool llvm-dwarfdump
+	export FARM_CC="$1"
 	farm_unit local local
 	assert_equal "$(cat "$d/local.status")" 0
 	run -0 cat "$d/local.diag"
@@ -259,14 +261,26 @@ warn.c:25:4: warning: equality comparison result unused [-Wunused-comparison]"
 	for e in distcc icecc; do
 		before=$(farm_jobs "$e")
 		farm_unit "$e" "$e"
-		assert_equal "$e $(cat "$d/$e.status")" "$e 0"
+		assert_equal "$1 $e $(cat "$d/$e.status")" "$1 $e 0"
 		# compiled by a host, not locally
-		assert_equal "$e $(($(farm_jobs "$e") - before))" "$e 1"
+		assert_equal "$1 $e $(($(farm_jobs "$e") - before))" "$1 $e 1"
 		run -0 diff "$d/local.diag" "$d/$e.diag"
 		run -0 cmp "$d/local.d" "$d/$e.d"
 		run -0 cmp "$d/local.o" "$d/$e.o"
 		run -0 diff "$d/local.info" "$d/$e.info"
 	done
+}
+
+@test "farm-cc: a clang compile on distcc and on icecc is the local one: warnings, dependency file, object, debug information" {
+	need_tool clang
+	need_tool llvm-dwarfdump
+	same_as_local clang
+}
+
+@test "farm-cc: so is a compile with a versioned clang" {
+	need_tool clang-19
+	need_tool llvm-dwarfdump
+	same_as_local clang-19
 }
 
 @test "farm-cc: with -Werror a clang compile fails on the farm as it does locally" {
