@@ -29,7 +29,9 @@
 # it as preprocessed input (it still expands the macros defined in it),
 # with -fmacro-prefix-map through -Xclang (the driver drops preprocessor
 # options for a .i file) and -fdebug-compilation-dir the client's directory
-# (distccd compiles in a temporary directory of its own).
+# (distccd compiles in a temporary directory of its own); --target=T is
+# given as -target T, the one spelling distcc sees before it adds a target
+# of its own.
 #
 # Anything but the compile of one C file (assembler, a flag probe without
 # -c or with -x) compiles locally.
@@ -54,6 +56,16 @@ object, the warnings and the dependency file are a local compile's.
 USAGE
 }
 
+# takes_value OPTION: OPTION's value is the next argument (the options of
+# this kind the kernel's command lines have, and a few more)
+takes_value() {
+	case "$1" in
+	-o | -include | -imacros | -I | -isystem | -iquote | -idirafter | -D | -U | \
+		-MF | -MT | -MQ | -Xclang | -target | --param | -mllvm | -meabi | -arch) return 0 ;;
+	esac
+	return 1
+}
+
 # scan CC ARGS...: set out and in when ARGS compile one C file (-c, -o OUT,
 # one input IN.c), and fail otherwise.
 scan() {
@@ -66,12 +78,12 @@ scan() {
 		-c) c=1 ;;
 		-o) [ $# -ge 2 ] || return 1; out="$2"; shift ;;
 		-x | -E | -S | -M | -MM | -) return 1 ;;
-		-include | -imacros | -I | -isystem | -iquote | -idirafter | -D | -U | \
-			-MF | -MT | -MQ | -Xclang | -target | --param | -mllvm)
-			[ $# -ge 2 ] || return 1
-			shift
+		-*)
+			if takes_value "$1"; then
+				[ $# -ge 2 ] || return 1
+				shift
+			fi
 			;;
-		-*) ;;
 		*.c) in="$1"; n=$((n + 1)) ;;
 		*) return 1 ;;
 		esac
@@ -97,8 +109,7 @@ defines() {
 		-D*) define "${1#-D}" ;;
 		-U) printf '#undef %s\n' "$2"; shift ;;
 		-U*) printf '#undef %s\n' "${1#-U}" ;;
-		-include | -imacros | -I | -isystem | -iquote | -idirafter | \
-			-MF | -MT | -MQ | -Xclang | -target | --param | -mllvm) shift ;;
+		*) ! takes_value "$1" || shift ;;
 		esac
 		shift
 	done
@@ -137,11 +148,6 @@ distcc_compile() {
 		shift
 		i=$((i + 1))
 		case "$a" in
-		-o | -Xclang | -target | --param | -mllvm)
-			set -- "$@" "$a" "$1"
-			shift
-			i=$((i + 1))
-			;;
 		-include | -imacros | -I | -isystem | -iquote | -idirafter | -D | -U | -MF | -MT | -MQ)
 			shift
 			i=$((i + 1))
@@ -149,8 +155,19 @@ distcc_compile() {
 		-D* | -U* | -I* | -nostdinc | -Wp,* | -MD | -MMD | -MP | -MG) ;;
 		-fmacro-prefix-map=*) set -- "$@" -Xclang "$a" ;;
 		-ffile-prefix-map=*) set -- "$@" "$a" -Xclang "-fmacro-prefix-map=${a#-ffile-prefix-map=}" ;;
+		# distcc gives clang a -target of the client's machine unless
+		# it sees one, and it knows only this spelling
+		--target=*) set -- "$@" -target "${a#--target=}" ;;
 		"$in") set -- "$@" "$file" ;;
-		*) set -- "$@" "$a" ;;
+		*)
+			if takes_value "$a"; then
+				set -- "$@" "$a" "$1"
+				shift
+				i=$((i + 1))
+			else
+				set -- "$@" "$a"
+			fi
+			;;
 		esac
 	done
 	distcc "$@" "-fdebug-compilation-dir=$(pwd -P)"

@@ -235,7 +235,7 @@ farm_unit() {
 		# without the files' MD5 (a host cannot read them) the main
 		# file is entry 1 of the table, not 0
 		llvm-dwarfdump --debug-info "$dir/warn.o" | tail -n +2 >"$dir/$name.info"
-		objcopy --strip-debug "$dir/warn.o" "$dir/$name.o"
+		llvm-objcopy --strip-debug "$dir/warn.o" "$dir/$name.o"
 	}
 }
 
@@ -247,12 +247,13 @@ farm_jobs() {
 	esac
 }
 
-# same_as_local CC: a compile of the fixture with CC on each engine is the
-# local one
+# same_as_local CC [FLAG...]: a compile of the fixture with CC and FLAGs
+# on each engine is the local one
 same_as_local() {
 	local e before d="$BATS_TEST_TMPDIR/unit"
 	export FARM_CC="$1"
-	farm_unit local local
+	shift
+	farm_unit local local "$@"
 	assert_equal "$(cat "$d/local.status")" 0
 	run -0 cat "$d/local.diag"
 	assert_output "warn.c:12:5: warning: 'FARM_UNDEFINED' is not defined, evaluates to 0 [-Wundef]
@@ -260,10 +261,10 @@ warn.c:18:2: warning: \"a warning of the preprocessor\" [-W#warnings]
 warn.c:25:4: warning: equality comparison result unused [-Wunused-comparison]"
 	for e in distcc icecc; do
 		before=$(farm_jobs "$e")
-		farm_unit "$e" "$e"
-		assert_equal "$1 $e $(cat "$d/$e.status")" "$1 $e 0"
+		farm_unit "$e" "$e" "$@"
+		assert_equal "$FARM_CC $e $(cat "$d/$e.status")" "$FARM_CC $e 0"
 		# compiled by a host, not locally
-		assert_equal "$1 $e $(($(farm_jobs "$e") - before))" "$1 $e 1"
+		assert_equal "$FARM_CC $e $(($(farm_jobs "$e") - before))" "$FARM_CC $e 1"
 		run -0 diff "$d/local.diag" "$d/$e.diag"
 		run -0 cmp "$d/local.d" "$d/$e.d"
 		run -0 cmp "$d/local.o" "$d/$e.o"
@@ -281,6 +282,13 @@ warn.c:25:4: warning: equality comparison result unused [-Wunused-comparison]"
 	need_tool clang-19
 	need_tool llvm-dwarfdump
 	same_as_local clang-19
+}
+
+@test "farm-cc: so is an ARM compile, with the ARM kernel's options" {
+	need_tool clang
+	need_tool llvm-dwarfdump
+	# distcc knows "-target T" only, and "-meabi gnu" takes a value
+	same_as_local clang --target=arm-linux-gnueabi -meabi gnu -Wa,-mimplicit-it=always -march=armv7-a
 }
 
 @test "farm-cc: with -Werror a clang compile fails on the farm as it does locally" {
