@@ -104,18 +104,34 @@ spawn() {
 	echo "$!" >"$dir/pid"
 }
 
-# distcc_whitelist: distccd 3.3 and later runs only the compilers linked
-# in /usr/lib/distcc; make the links for every installed compiler.
-distcc_whitelist() {
-	local c
+# compilers: the C compilers installed in /usr/bin that a build may name:
+# gcc and clang, versioned or not, and the cross GCCs of kparity's targets
+compilers() {
+	find /usr/bin -maxdepth 1 \( -type f -o -type l \) -printf '%f\n' |
+		grep -E '^((x86_64|aarch64|arm)-linux-gnu(eabi|eabihf)?-)?(gcc|clang)(-[0-9.]+)?$' | sort
+}
 
-	for c in gcc clang; do
-		command -v "$c" >/dev/null || continue
-		[ -e "/usr/lib/distcc/$c" ] && continue
-		[ "$(id -u)" = 0 ] || die "'/usr/lib/distcc/$c' is missing: run update-distcc-symlinks as root"
-		update-distcc-symlinks || die "update-distcc-symlinks failed"
-		return 0
+# distcc_whitelist: distccd 3.3 and later runs only the compilers linked
+# in /usr/lib/distcc; make the links for every installed compiler (a
+# compiler installed after distcc has none), and say which it runs.
+distcc_whitelist() {
+	local c missing="" runs=""
+
+	for c in $(compilers); do
+		[ -e "/usr/lib/distcc/$c" ] || missing="$missing $c"
 	done
+	if [ -n "$missing" ]; then
+		[ "$(id -u)" = 0 ] || die "distccd would not run$missing (no link in /usr/lib/distcc): run update-distcc-symlinks as root"
+		update-distcc-symlinks || die "update-distcc-symlinks failed"
+	fi
+	for c in $(compilers); do
+		if [ -e "/usr/lib/distcc/$c" ]; then
+			runs="$runs $c"
+		else
+			warn "distccd will not run '$c': update-distcc-symlinks made no link for it"
+		fi
+	done
+	step DISTCC "runs${runs:- no compiler}"
 }
 
 # start_distcc: N distccd, the Kth on 127.0.0.(K+1):3632, 2 jobs each.

@@ -89,11 +89,11 @@ same_code() {
 }
 
 # scheduled FROM: "SERVER JOBS" for the C files (not the /dev/null probes
-# of flags) the icecc scheduler placed from line FROM of its log on, that
-# ended well
+# of flags, nor dist_setup's probe of the farm) the icecc scheduler placed
+# from line FROM of its log on, that ended well
 scheduled() {
 	tail -n "+$1" "$STATE/icecc-scheduler/log" | awk '
-		$4 == "NEW" && / [^ ]+\.c C [0-9]+$/ { src[$5] = 1 }
+		$4 == "NEW" && / [^ ]+\.c C [0-9]+$/ && !/\/probe\.c C / { src[$5] = 1 }
 		$4 == "END" && src[$5] && / status=0 / { sub(/.* server=/, ""); n[$0]++ }
 		END { for (s in n) print s, n[s] }' | sort
 }
@@ -211,12 +211,114 @@ dist_setup_sh() {
 	assert_output "$(warnings_of "$REF/warnings.log")"
 }
 
-@test "farm: clang on a farm is refused in one line, before make" {
-	run -2 --separate-stderr env DIST=distcc "$TOP/scripts/kernel-build.sh" -o "$BUILD/farm" -t x86_64 -c clang
-	assert_output ""
-	assert_equal "$stderr" "kernel-build.sh: DIST=distcc cannot build with 'clang': clang on the host rejects the preprocessor options of preprocessed source (-fmacro-prefix-map under -Werror=unused-command-line-argument) and warns in every expanded macro (Documentation/build-farm.md)"
-	run -2 --separate-stderr env DIST=icecc "$TOP/scripts/kernel-build.sh" -o "$BUILD/farm" -t x86_64 -c clang-19
-	assert_equal "$stderr" "kernel-build.sh: DIST=icecc cannot build with 'clang-19': clang on the host rejects the preprocessor options of preprocessed source (-fmacro-prefix-map under -Werror=unused-command-line-argument) and warns in every expanded macro (Documentation/build-farm.md)"
+# farm_unit ENGINE NAME [FLAG...]: compile tests/fixtures/farm/warn.c with
+# $FARM_CC (default clang) in
+# $BATS_TEST_TMPDIR/unit as Kbuild would (-Wp,-MMD, -fmacro-prefix-map,
+# -D, -U, DWARF 5), with FLAGs, locally for ENGINE "local", else through
+# farm-cc.sh on ENGINE; keep the object as NAME.o, its dependency file as
+# NAME.d, its debug information as NAME.info, the stderr's diagnostics
+# (sorted) as NAME.diag, and the status in NAME.status.
+farm_unit() {
+	local engine="$1" name="$2" dir="$BATS_TEST_TMPDIR/unit" rc=0
+	shift 2
+	mkdir -p "$dir"
+	cp "$TOP/tests/fixtures/farm/warn.c" "$TOP/tests/fixtures/farm/macros.h" "$dir"
+	set -- "${FARM_CC:-clang}" -Wall -Wundef -Werror=unused-command-line-argument "-fmacro-prefix-map=$dir/=" \
+		-DFARM_N=3 -DFARM_DROPPED -UFARM_DROPPED -g -gdwarf-5 "$@" -Wp,-MMD,.warn.o.d -c -o warn.o warn.c
+	[ "$engine" = local ] || set -- env DIST="$engine" DISTCC_FALLBACK=0 "$TOP/scripts/farm-cc.sh" "$@"
+	(eval "$(cat "$STATE/env")" && cd "$dir" && rm -f warn.o .warn.o.d && "$@") 2>"$dir/$name.err" || rc=$?
+	echo "$rc" >"$dir/$name.status"
+	grep -E ': (warning|error): ' "$dir/$name.err" | sort -u >"$dir/$name.diag" || :
+	[ "$rc" != 0 ] || {
+		mv "$dir/.warn.o.d" "$dir/$name.d"
+		# file names, not the indexes of the line table's files:
+		# without the files' MD5 (a host cannot read them) the main
+		# file is entry 1 of the table, not 0
+		llvm-dwarfdump --debug-info "$dir/warn.o" | tail -n +2 >"$dir/$name.info"
+		llvm-objcopy --strip-debug "$dir/warn.o" "$dir/$name.o"
+	}
+}
+
+# farm_jobs ENGINE: the jobs the engine's daemons have run so far
+farm_jobs() {
+	case "$1" in
+	distcc) jobs_now | awk '$1 ~ /^distccd-/ { s += $2 } END { print s + 0 }' ;;
+	icecc) jobs_now | awk '$1 == "icecc-scheduler" { print $2 }' ;;
+	esac
+}
+
+# same_as_local CC [FLAG...]: a compile of the fixture with CC and FLAGs
+# on each engine is the local one
+same_as_local() {
+	local e before d="$BATS_TEST_TMPDIR/unit"
+	export FARM_CC="$1"
+	shift
+	farm_unit local local "$@"
+	assert_equal "$(cat "$d/local.status")" 0
+	run -0 cat "$d/local.diag"
+	assert_output "warn.c:12:5: warning: 'FARM_UNDEFINED' is not defined, evaluates to 0 [-Wundef]
+warn.c:18:2: warning: \"a warning of the preprocessor\" [-W#warnings]
+warn.c:25:4: warning: equality comparison result unused [-Wunused-comparison]"
+	for e in distcc icecc; do
+		before=$(farm_jobs "$e")
+		farm_unit "$e" "$e" "$@"
+		assert_equal "$FARM_CC $e $(cat "$d/$e.status")" "$FARM_CC $e 0"
+		# compiled by a host, not locally
+		assert_equal "$FARM_CC $e $(($(farm_jobs "$e") - before))" "$FARM_CC $e 1"
+		run -0 diff "$d/local.diag" "$d/$e.diag"
+		run -0 cmp "$d/local.d" "$d/$e.d"
+		run -0 cmp "$d/local.o" "$d/$e.o"
+		run -0 diff "$d/local.info" "$d/$e.info"
+	done
+}
+
+@test "farm-cc: a clang compile on distcc and on icecc is the local one: warnings, dependency file, object, debug information" {
+	need_tool clang
+	need_tool llvm-dwarfdump
+	same_as_local clang
+}
+
+@test "farm-cc: so is a compile with a versioned clang" {
+	need_tool clang-19
+	need_tool llvm-dwarfdump
+	same_as_local clang-19
+}
+
+@test "farm-cc: so is an ARM compile, with the ARM kernel's options" {
+	need_tool clang
+	need_tool llvm-dwarfdump
+	# distcc knows "-target T" only, and "-meabi gnu" takes a value
+	same_as_local clang --target=arm-linux-gnueabi -meabi gnu -Wa,-mimplicit-it=always -march=armv7-a
+}
+
+@test "farm-cc: with -Werror a clang compile fails on the farm as it does locally" {
+	local e d="$BATS_TEST_TMPDIR/unit"
+	need_tool clang
+	farm_unit local local -Werror
+	assert_equal "$(cat "$d/local.status")" 1
+	for e in distcc icecc; do
+		farm_unit "$e" "$e" -Werror
+		assert_equal "$e $(cat "$d/$e.status")" "$e 1"
+		# the client's preprocessing stops the compile at its errors
+		run -0 cat "$d/$e.diag"
+		assert_output "warn.c:12:5: error: 'FARM_UNDEFINED' is not defined, evaluates to 0 [-Werror,-Wundef]
+warn.c:18:2: error: \"a warning of the preprocessor\" [-Werror,-W#warnings]"
+	done
+	run -0 cat "$d/local.diag"
+	assert_line -n 0 "warn.c:12:5: error: 'FARM_UNDEFINED' is not defined, evaluates to 0 [-Werror,-Wundef]"
+	assert_equal "${#lines[@]}" 3
+}
+
+@test "farm-cc: what is not the compile of one C file compiles locally" {
+	local before
+	need_tool clang
+	before=$(farm_jobs distcc)
+	eval "$(cat "$STATE/env")"
+	run -0 --separate-stderr env DIST=distcc "$TOP/scripts/farm-cc.sh" clang -Werror -x c -c /dev/null -o "$BATS_TEST_TMPDIR/probe.o"
+	run -0 --separate-stderr env DIST=distcc "$TOP/scripts/farm-cc.sh" clang -E "$TOP/tests/fixtures/farm/macros.h"
+	assert_equal "$(farm_jobs distcc)" "$before"
+	run -2 --separate-stderr "$TOP/scripts/farm-cc.sh"
+	assert_equal "${stderr_lines[0]}" "usage: farm-cc.sh CC ARGS..."
 }
 
 @test "farm: a gcc cell built on two iceccd has the local cell's layouts, warnings and code" {
@@ -264,4 +366,11 @@ dist_setup_sh() {
 		"$CELL" "$REF" env KSRC="$SRC" nice -n 10 "$TOP/scripts/kernel-build.sh" -o "$BUILD" -t x86_64 -c gcc -j 2
 	assert_equal "$(compiled)" 0
 	run -0 same_code
+}
+
+@test "farm: with the icecc scheduler gone, the build says so in one line and compiles locally" {
+	kill -KILL -- "-$(cat "$STATE/icecc-scheduler/pid")"
+	eval "$(cat "$STATE/env")"
+	run -0 --separate-stderr dist_setup_sh gcc DIST=icecc
+	assert_equal "$stderr" "kernel-build.sh: icecc compiled its probe with 'gcc' locally: the iceccd of '$STATE/iceccd-0/socket' has no scheduler, or its scheduler no other host for 'gcc'; building on what it finds"
 }

@@ -32,7 +32,7 @@ dist_engine() {
 # Usage: CC=$(dist_cc "$cc_bin")
 # Prints the CC make is given for the compiler CC: "ccache CC" when ccache
 # is used (CCACHE_DISABLE is not 1 and ccache is installed), else
-# "ENGINE CC" with a farm, else CC. The caller runs dist_setup first, which
+# "PREFIX CC" with a farm (dist_prefix), else CC. The caller runs dist_setup first, which
 # exports CCACHE_PREFIX for ccache.
 dist_cc() {
 	local engine
@@ -41,7 +41,7 @@ dist_cc() {
 	if [ "${CCACHE_DISABLE:-}" != 1 ] && command -v ccache >/dev/null; then
 		printf 'ccache %s\n' "$1"
 	elif [ -n "$engine" ]; then
-		printf '%s %s\n' "$(dist_command)" "$1"
+		printf '%s %s\n' "$(dist_prefix "$1")" "$1"
 	else
 		printf '%s\n' "$1"
 	fi
@@ -60,21 +60,25 @@ dist_setup() {
 	engine=$(dist_engine) || exit 2
 	[ -n "$engine" ] || return 0
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$engine" || exit 2
-	# A host compiles the preprocessed source; clang rejects the
-	# preprocessor options there (-Werror=unused-command-line-argument),
-	# and warns in every macro the kernel expands (icecc's remote
-	# preprocessing writes no -MMD dependency file instead).
-	case "${1##*/}" in
-	clang | clang-[0-9]*)
-		die "DIST=$engine cannot build with '$1': clang on the host rejects the preprocessor options of preprocessed source (-fmacro-prefix-map under -Werror=unused-command-line-argument) and warns in every expanded macro (Documentation/build-farm.md)"
-		;;
-	esac
 	case "$engine" in
 	distcc) distcc_setup "$1" ;;
 	icecc) icecc_setup "$1" ;;
 	esac
-	CCACHE_PREFIX=$(dist_command)
-	export CCACHE_PREFIX
+	CCACHE_PREFIX=$(dist_prefix "$1")
+	DIST="$engine"
+	export CCACHE_PREFIX DIST
+}
+
+# dist_prefix CC
+# Usage: CCACHE_PREFIX=$(dist_prefix "$cc_bin")
+# The command put in front of CC: the engine for GCC; for Clang
+# scripts/farm-cc.sh, which sends the source with its macros unexpanded
+# (Documentation/build-farm.md).
+dist_prefix() {
+	case "${1##*/}" in
+	clang | clang-[0-9]*) echo "$TOPDIR/scripts/farm-cc.sh" ;;
+	*) dist_command ;;
+	esac
 }
 
 # dist_command
@@ -150,9 +154,18 @@ distcc_probe() {
 # tarball (ICECC_VERSION, made by icecc-create-env), without which icecc
 # compiles locally.
 icecc_setup() {
-	local sock
+	local sock probe
 
 	sock="${ICECC_TEST_SOCKET:-/var/run/icecc/iceccd.socket}"
 	[ -S "$sock" ] ||
 		die "DIST=icecc needs a running iceccd: no socket '$sock' (scripts/farm.sh env prints a test farm's)"
+	# icecc compiles locally, silently, what its iceccd finds no host
+	# for: try a one-line file with its log on
+	probe=$(mktemp -d "${TMPDIR:-/tmp}/kparity-icecc.XXXXXX") || die "cannot create a temporary directory"
+	printf 'int kparity_probe(int x) { return x + 1; }\n' >"$probe/probe.c"
+	(cd "$probe" && ICECC_DEBUG=debug ICECC_LOGFILE="$probe/log" \
+		"$(dist_command)" "$1" -c probe.c -o probe.o) >/dev/null 2>&1 || :
+	grep -q 'Have to use host' "$probe/log" 2>/dev/null ||
+		warn "icecc compiled its probe with '$1' locally: the iceccd of '$sock' has no scheduler, or its scheduler no other host for '$1'; building on what it finds"
+	rm -rf "$probe"
 }
