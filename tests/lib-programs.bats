@@ -89,7 +89,7 @@ expected() {
 @test "parity-cell.jq: a built and booted cell, empty strings as null" {
 	need_tool jq
 	run -0 jq -n --arg target x86_64 --arg compiler clang --arg name x86_64/clang \
-		--arg dir build/kernel/x86_64-clang --arg ccver "clang 19" --arg bstat pass \
+		--arg dir build/kernel/x86_64-clang --arg ccver "clang 19" --arg same "clang-19 clang-x" --arg bstat pass \
 		--argjson bsecs 200 --arg breason "" --arg made 180 --arg brepro "scripts/kernel-build.sh" \
 		--arg vstat fail --argjson vsecs 12 --arg verdict "fail: hang: no verdict" \
 		--arg vrepro "scripts/kernel-boot.sh" --arg qemu "" --arg version "" \
