@@ -113,6 +113,16 @@ expected() {
 	expected parity-target
 }
 
+@test "parity-target.jq: of two compilers, the first is gcc and the second clang, whatever their names" {
+	need_tool jq
+	jq '.compiler = "gcc-11"' "$FIX/cell-gcc.json" >"$T/a.json"
+	jq '.compiler = "clang-22"' "$FIX/cell-clang.json" >"$T/b.json"
+	jq -s --arg target x86_64 --slurpfile kabi "$FIX/kabi.json" -f "$L/parity-target.jq" \
+		"$T/a.json" "$T/b.json" >"$T/target.json"
+	run -0 jq -c '.warnings_diff' "$T/target.json"
+	assert_output "$(jq -c '.warnings_diff' "$TOP/$FIX/parity-target.expected")"
+}
+
 @test "report-md.jq: report.md, with the shared definitions of report.jq" {
 	need_tool jq
 	run -0 jq -r -L "$L" -f "$L/report-md.jq" tests/fixtures/report/report.json
