@@ -8,19 +8,38 @@ include "report";
 include "report-matrix";
 include "report-tests";
 
+# incompatible_md(KABI; REPORT): one incompatible type of a comparison, its
+# findings and both layouts side by side; a matrix names the comparison
+def incompatible_md($k; $r):
+	"### \(if $r | is_matrix then "\($k.old) vs \($k.new): " else "" end)\(.kind) \(.name) (\(.decl_file):\(.decl_line))",
+	"",
+	(.findings[] | select(.incompatible) | "- \(finding_text)"),
+	"",
+	"| \($k.old) offset | size | member | \($k.new) offset | size | member |",
+	"|---|---|---|---|---|---|",
+	((.gcc | rows) as $g | (.clang | rows) as $c
+	 | range(0; [($g | length), ($c | length)] | max) as $i
+	 | [$g[$i], $c[$i]]
+	 | map(if . == null then " | | "
+		elif .hole then "\(.offset) | \(.size) | *hole*"
+		else "\(.offset)\(bitpos) | \(.size) | \(.name) `\(.type)`" end)
+	 | "| \(.[0]) | \(.[1]) |"),
+	"";
+
+. as $r |
 "# kparity report: \(.kernel)",
 "",
 "Verdict: **\(.verdict | ascii_upcase)**" +
 	(if (.failures | length) > 0 then " (\(.failures | length) failures)" else "" end),
 "",
-"| target | compiler | build | boot | warnings | kabi |",
-"|---|---|---|---|---|---|",
-(.matrix[] | . as $t | .cells[] |
-	"| \($t.name) | \(.name | split("/")[1]) | \(build_text) | \(boot_text) | \(warn_text) | \($t.kabi | kabi_text) |"),
-"",
+(if is_matrix then matrix_md else
+	"| target | compiler | build | boot | warnings | kabi |",
+	"|---|---|---|---|---|---|",
+	(.matrix[] | . as $t | .cells[] |
+		"| \($t.name) | \(.name | split("/")[1]) | \(build_text) | \(boot_text) | \(warn_text) | \($t.kabi | kabi_text) |"),
+	"" end),
 (if (.failures | length) > 0 then
 	("## Failures", "", (.failures[] | "- \(.)"), "") else empty end),
-matrix_md,
 tests_overview_md,
 (.matrix[] | . as $t |
 	"## \(.name)",
@@ -34,7 +53,7 @@ tests_overview_md,
 		"; only clang: " +
 		(.warnings_diff.only_clang | to_entries | map("\(.key) \(.value)") | join(", ") | if . == "" then "none" else . end)
 	 else empty end),
-	"- kabi: \($t.kabi | kabi_text)",
+	(if $r | is_matrix then empty else "- kabi: \($t.kabi | kabi_text)" end),
 	"",
 	tests_target_md,
 	"Reproduce:",
@@ -42,7 +61,8 @@ tests_overview_md,
 	(.cells[] |
 		"- build \(.name): `\(.build.reproduce)`",
 		(if .boot.reproduce != null then "- boot \(.name): `\(.boot.reproduce)`" else empty end)),
-	(if $t.kabi != null then "- kabi: `\($t.kabi.reproduce)`" else empty end),
+	(if $r | is_matrix then (kabi_pairs($r; $t)[] | "- kabi \(.old) vs \(.new): `\(.reproduce)`")
+	 elif $t.kabi != null then "- kabi: `\($t.kabi.reproduce)`" else empty end),
 	"",
 	(.cells[] | select(.build.status != "pass") |
 		"Build \(.name) failed: \(.build.reason)", ""),
@@ -53,18 +73,4 @@ tests_overview_md,
 		.boot.last_lines[],
 		"```",
 		""),
-	(($t.kabi.incompatible // [])[] |
-		"### \(.kind) \(.name) (\(.decl_file):\(.decl_line))",
-		"",
-		(.findings[] | select(.incompatible) | "- \(finding_text)"),
-		"",
-		"| gcc offset | size | member | clang offset | size | member |",
-		"|---|---|---|---|---|---|",
-		((.gcc | rows) as $g | (.clang | rows) as $c
-		 | range(0; [($g | length), ($c | length)] | max) as $i
-		 | [$g[$i], $c[$i]]
-		 | map(if . == null then " | | "
-			elif .hole then "\(.offset) | \(.size) | *hole*"
-			else "\(.offset)\(bitpos) | \(.size) | \(.name) `\(.type)`" end)
-		 | "| \(.[0]) | \(.[1]) |"),
-		""))
+	(kabi_pairs($r; $t)[] | . as $k | (.incompatible // [])[] | incompatible_md($k; $r)))
