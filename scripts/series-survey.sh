@@ -142,6 +142,7 @@ survey_one() {
 	set -- -C "$srcdir" ARCH="$t_arch"
 	[ -z "$cc_cross" ] || set -- "$@" CROSS_COMPILE="$cc_cross"
 	[ -z "$cc_llvm" ] || set -- "$@" LLVM="$cc_llvm"
+	[ -z "$cc_ias" ] || set -- "$@" LLVM_IAS="$cc_ias"
 	engine=$(dist_engine) || exit 2
 	if [ -n "$engine" ]; then
 		dist_setup "$cc_bin"
