@@ -82,6 +82,65 @@ has_compiler() {
 	esac
 }
 
+# identity COMPILER: its compiler_identity on every target of the run, one
+# line; empty when it is missing on one of them.
+identity() {
+	local t id out=""
+
+	for t in $targets; do
+		id=$(load_target "$t" && compiler_identity "$1" 2>/dev/null) || id=""
+		[ -n "$id" ] || return 0
+		out="$out$t: $id; "
+	done
+	printf '%s\n' "$out"
+}
+
+# in_all COMPILER: COMPILER is one of COMPILERS=all (a versioned name).
+in_all() {
+	case " $(known_compilers all) " in
+	*" $1 "*) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
+# drop_aliases: drop from $compilers every name that builds, on every
+# target of the run, what another name of the run builds (gcc and gcc-12
+# on Debian 12), so that no kernel is built twice. The versioned name is
+# kept, else the first; $aliases gets "NAME=KEPT" for each dropped name.
+drop_aliases() {
+	local c d kept="" ids
+
+	aliases=""
+	ids=$(for c in $compilers; do printf '%s %s\n' "$c" "$(identity "$c")"; done)
+	for c in $compilers; do
+		d=$(printf '%s\n' "$ids" | awk -v c="$c" '
+			$1 == c { id = substr($0, length(c) + 2) }
+			{ name[NR] = $1; line[NR] = substr($0, length($1) + 2) }
+			END {
+				if (id == "") exit
+				for (i = 1; i <= NR; i++)
+					if (name[i] != c && line[i] == id) { print name[i]; exit }
+			}')
+		if [ -n "$d" ] && { { in_all "$d" && ! in_all "$c"; } ||
+			{ { in_all "$d" || ! in_all "$c"; } && before "$d" "$c"; }; }; then
+			step ALIAS "$c = $d (the same compiler and linker): built once, as $d"
+			aliases="$aliases $c=$d"
+		else
+			kept="$kept $c"
+		fi
+	done
+	compilers="${kept# }"
+	aliases="${aliases# }"
+}
+
+# before A B: A comes before B in $compilers.
+before() {
+	case " $compilers " in
+	*" $1 "*" $2 "*) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
 # newer A B: A exists and was modified after B.
 newer() {
 	[ -e "$1" ] && [ -n "$(find "$1" -prune -newer "$2")" ]
@@ -128,7 +187,7 @@ logged() {
 # write its JSON to $cells/TARGET-COMPILER.json.
 build_cell() {
 	local target="$1" compiler="$2" sfx kdir start bstat="fail" bsecs breason=""
-	local vstat="skipped" vsecs=0 verdict="" wlog repro_b repro_v="" qemu="" rc
+	local vstat="skipped" vsecs=0 verdict="" wlog repro_b repro_v="" qemu="" rc same
 
 	sfx=$(suffix "$compiler")
 	kdir="$abuild/kernel/$target-$sfx"
@@ -181,6 +240,7 @@ build_cell() {
 "
 	fi
 	cell_tests "$target" "$compiler" "$sfx" "$kdir" "$vstat" "$verdict"
+	same=$(load_target "$target" && compiler_aliases "$compiler" 2>/dev/null) || same=""
 
 	wlog="$kdir/warnings.log"
 	[ "$bstat" = pass ] || wlog="$kdir/build.log"
@@ -194,6 +254,7 @@ build_cell() {
 		--arg target "$target" --arg compiler "$compiler" --arg name "$target/$sfx" \
 		--arg dir "$(rel "$kdir")" \
 		--arg ccver "$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$kdir/.config" 2>/dev/null)" \
+		--arg same "$same" \
 		--arg bstat "$bstat" --argjson bsecs "$bsecs" --arg breason "$breason" \
 		--arg made "$(cat "$kdir/build.seconds" 2>/dev/null || :)" \
 		--arg brepro "$repro_b" \
@@ -343,10 +404,34 @@ clang_versions() {
 	done | sort -t - -k 2n
 }
 
+# ias_twin COMPILER: the compiler of the run that is COMPILER with Clang's
+# integrated assembler (for clang-gas, clang: the same CC and LLVM in
+# compilers.list, IAS '-'), under the name the run kept it by; or nothing.
+ias_twin() {
+	local t a
+
+	t=$(awk -v n="$1" '!/^[ \t]*(#|$)/ { k++; nm[k] = $1; cc[$1] = $2; ll[$1] = $3; ia[$1] = $4 }
+		END {
+			if (!(n in cc) || ia[n] == "-") exit
+			for (i = 1; i <= k; i++)
+				if (nm[i] != n && cc[nm[i]] == cc[n] && ll[nm[i]] == ll[n] && ia[nm[i]] == "-") {
+					print nm[i]
+					exit
+				}
+		}' "$COMPILERS_LIST")
+	[ -n "$t" ] || return 0
+	for a in $aliases; do
+		[ "${a%%=*}" != "$t" ] || t="${a#*=}"
+	done
+	! has_compiler "$t" || printf '%s\n' "$t"
+}
+
 # compare_all TARGET: every compiler of the run against the reference and,
-# with more than two compilers, each clang-N against the next version;
-# write $cells/TARGET.kabi.json (the first comparison, the report's kabi
-# column), TARGET.vs-ref.json and TARGET.versions.json.
+# with more than two compilers, each clang-N against the next version; and
+# a Clang with GNU as against the same Clang with its own assembler. Write
+# $cells/TARGET.kabi.json (the first comparison, the report's kabi
+# column), TARGET.vs-ref.json and TARGET.versions.json (the Clang pairs,
+# where any change is a finding).
 compare_all() {
 	local target="$1" ref c prev=""
 
@@ -373,6 +458,13 @@ compare_all() {
 			prev="$c"
 		done
 	fi
+	for c in $compilers; do
+		prev=$(ias_twin "$c")
+		if [ -n "$prev" ] && [ "$prev" != "$ref" ]; then
+			compare "$target" "$prev" "$c" version
+			set -- "$@" "$cells/$target.$prev.$c.kabi.json"
+		fi
+	done
 	if [ $# -gt 0 ]; then
 		jq -s '.' "$@" >"$cells/$target.versions.json"
 	else
@@ -424,9 +516,10 @@ assemble() {
 	jq -n --arg kernel "$kernel" --arg build "$build" \
 		--arg targets "$targets" --arg compilers "$compilers" \
 		--arg failures "$failures" --arg findings "$findings" \
-		--arg reference "$(reference)" --arg cells "$cells" '
+		--arg reference "$(reference)" --arg aliases "$aliases" '
 		{version: 1, kernel: $kernel, builddir: $build,
 		 compilers: ($compilers | split(" ")),
+		 aliases: ($aliases | split(" ") | map(select(. != "") | split("=") | {(.[0]): .[1]}) | add // {}),
 		 reference: $reference,
 		 targets: ($targets | split(" ")),
 		 failures: ($failures | split("\n") | map(select(. != ""))),
@@ -472,6 +565,7 @@ check_lists() {
 		"$TOPDIR/scripts/target.sh" -p "$PROG" "$t" >/dev/null || exit 2
 	done
 	compilers=$(compiler_words "$compilers")
+	drop_aliases
 	[ -n "$targets" ] || die "no targets (known: $(known_targets))"
 	[ -n "$compilers" ] || die "no compilers (known: $(known_compilers))"
 	case " $KNOWN_TESTS " in

@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # series-survey.sh - build large kernel configs with CONFIG_WERROR=y, one
-# after the other, and keep every diagnostic they print.
+# after the other, and keep every diagnostic they print. A target's own
+# configuration (its base config and fragments, as kernel-build.sh
+# configures it) is surveyed the same way, named by the target:
+# x86_64-gcc-11.
 #
 # The survey has its own copy of the kernel tree (BUILDDIR/survey/src/),
 # so it can run for hours while the tiny builds go on with theirs. Phase
@@ -38,7 +41,8 @@ usage() {
 	cat <<USAGE
 usage: $PROG [-o BUILDDIR] [-p before|after] [-j N] [-s] [-c COMPILERS]
        [CONFIG-COMPILER...]
-Build each CONFIG (a defconfig a target lists in DEFCONFIGS) with COMPILER
+Build each CONFIG (a defconfig a target lists in DEFCONFIGS, or a target,
+for its base config and fragments: $(known_targets)) with COMPILER
 (a name of scripts/targets/compilers.list; clang follows the caller's LLVM,
 default 1) with
 CONFIG_WERROR=y and 'make -k', one build at a time, under nice -n
@@ -72,7 +76,8 @@ config_target() {
 
 # select_build NAME: for CONFIG-COMPILER, load the target of CONFIG and
 # select COMPILER; set config, and dir to the build's directory name,
-# CONFIG-SUFFIX.
+# CONFIG-SUFFIX. A CONFIG that is a target's name sets tiny=1: the build
+# is configured as kernel-build.sh configures that target.
 select_build() {
 	local compiler="" target c
 
@@ -84,7 +89,11 @@ select_build() {
 	done
 	[ -n "$compiler" ] || die "no compiler in '$1' (known: $(known_compilers))"
 	config="${1%-"$compiler"}"
-	target=$(config_target "$config") || die "unknown config '$config' in '$1'"
+	tiny=0
+	case " $(known_targets) " in
+	*" $config "*) target="$config" tiny=1 ;;
+	*) target=$(config_target "$config") || die "unknown config '$config' in '$1'" ;;
+	esac
 	load_target "$target"
 	compiler_select "$compiler"
 	dir="$config-$cc_suffix"
@@ -135,39 +144,73 @@ driver_diagnostics() {
 # CONFIG-COMPILER; return make's status.
 survey_one() {
 	local srcdir="$1" builddir="$2" phase="$3" jobs="$4" name="$5"
-	local config dir objdir log start status=0 engine
+	local config dir objdir log start status=0 engine tiny
 
 	select_build "$name"
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$cc_bin" || exit 2
-	set -- -C "$srcdir" ARCH="$t_arch"
+	# the variables make gets, for Kconfig's probes and the build alike
+	set -- ARCH="$t_arch"
 	[ -z "$cc_cross" ] || set -- "$@" CROSS_COMPILE="$cc_cross"
 	[ -z "$cc_llvm" ] || set -- "$@" LLVM="$cc_llvm"
+	[ -z "$cc_ias" ] || set -- "$@" LLVM_IAS="$cc_ias"
 	engine=$(dist_engine) || exit 2
 	if [ -n "$engine" ]; then
 		dist_setup "$cc_bin"
 		set -- "$@" CC="$(dist_cc "$cc_bin")"
+	elif [ -z "$cc_llvm" ]; then
+		# make's default is gcc, GCC 12, whatever gcc-N was asked for
+		set -- "$@" CC="$cc_bin"
 	fi
 	name="$dir"
 
 	mkdir -p "$builddir/survey/$name" || die "cannot create '$builddir/survey/$name'"
 	objdir=$(cd "$builddir/survey/$name" && pwd)
 	log="$objdir/$phase.log"
-	set -- "$@" O="$objdir"
 
 	step CONFIG "$name ($phase)"
-	{
-		make "$@" "$config" &&
-			"$srcdir/scripts/config" --file "$objdir/.config" -e WERROR &&
-			make "$@" olddefconfig
-	} >"$log" 2>&1 || { tail -n 20 "$log" >&2; die "cannot configure '$name'"; }
+	if [ "$tiny" = 1 ]; then
+		configure_target "$srcdir" "$objdir" "$log" "$@" || die "cannot configure '$name'"
+	else
+		{
+			make -C "$srcdir" "$@" O="$objdir" "$config" &&
+				"$srcdir/scripts/config" --file "$objdir/.config" -e WERROR &&
+				make -C "$srcdir" "$@" O="$objdir" olddefconfig
+		} >"$log" 2>&1 || { tail -n 20 "$log" >&2; die "cannot configure '$name'"; }
+	fi
 	grep -qx 'CONFIG_WERROR=y' "$objdir/.config" || die "'$name' did not keep CONFIG_WERROR=y"
 
 	step BUILD "$name ($phase), log in $log"
 	start=$(date +%s)
-	nice -n "${SURVEY_NICE:-15}" make "$@" -k -j "$jobs" >>"$log" 2>&1 || status=$?
+	nice -n "${SURVEY_NICE:-15}" make -C "$srcdir" "$@" O="$objdir" -k -j "$jobs" >>"$log" 2>&1 ||
+		status=$?
 	summarise "$srcdir" "$objdir" "$phase" "$status" "$(($(date +%s) - start))"
 	step DONE "$name ($phase): $(cat "$objdir/$phase.status")"
 	return "$status"
+}
+
+# configure_target SRCDIR OBJDIR LOG VAR=VALUE...: configure the loaded
+# target as kernel-build.sh does (kernel-config.sh: the base config, the
+# fragments, then a check of every symbol), with make's VARs in the
+# environment and one more fragment, OBJDIR/werror.config, for
+# CONFIG_WERROR=y.
+configure_target() {
+	local srcdir="$1" objdir="$2" log="$3" v frag
+
+	shift 3
+	printf 'CONFIG_WERROR=y\n' >"$objdir/werror.config"
+	: >"$log"
+	(
+		for v in "$@"; do
+			# shellcheck disable=SC2163 # v is NAME=VALUE
+			export "$v"
+		done
+		set --
+		for frag in $t_fragments; do
+			set -- "$@" "$TOPDIR/kconfig/fragments/$frag"
+		done
+		"$TOPDIR/scripts/kernel-config.sh" -s "$srcdir" -O "$objdir" -b "$t_base" -l "$log" \
+			"$@" "$objdir/werror.config" >/dev/null
+	)
 }
 
 # summarise SRCDIR OBJDIR PHASE STATUS SECONDS: write PHASE.diag and

@@ -89,7 +89,7 @@ expected() {
 @test "parity-cell.jq: a built and booted cell, empty strings as null" {
 	need_tool jq
 	run -0 jq -n --arg target x86_64 --arg compiler clang --arg name x86_64/clang \
-		--arg dir build/kernel/x86_64-clang --arg ccver "clang 19" --arg bstat pass \
+		--arg dir build/kernel/x86_64-clang --arg ccver "clang 19" --arg same "clang-19 clang-x" --arg bstat pass \
 		--argjson bsecs 200 --arg breason "" --arg made 180 --arg brepro "scripts/kernel-build.sh" \
 		--arg vstat fail --argjson vsecs 12 --arg verdict "fail: hang: no verdict" \
 		--arg vrepro "scripts/kernel-boot.sh" --arg qemu "" --arg version "" \
@@ -111,6 +111,16 @@ expected() {
 	run -0 jq -s --arg target x86_64 --slurpfile kabi "$FIX/kabi.json" -f "$L/parity-target.jq" \
 		"$FIX/cell-gcc.json" "$FIX/cell-clang.json"
 	expected parity-target
+}
+
+@test "parity-target.jq: of two compilers, the first is gcc and the second clang, whatever their names" {
+	need_tool jq
+	jq '.compiler = "gcc-11"' "$FIX/cell-gcc.json" >"$T/a.json"
+	jq '.compiler = "clang-22"' "$FIX/cell-clang.json" >"$T/b.json"
+	jq -s --arg target x86_64 --slurpfile kabi "$FIX/kabi.json" -f "$L/parity-target.jq" \
+		"$T/a.json" "$T/b.json" >"$T/target.json"
+	run -0 jq -c '.warnings_diff' "$T/target.json"
+	assert_output "$(jq -c '.warnings_diff' "$TOP/$FIX/parity-target.expected")"
 }
 
 @test "report-md.jq: report.md, with the shared definitions of report.jq" {

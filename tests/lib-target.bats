@@ -157,3 +157,43 @@ fake_llvm() {
 	run -0 in_sh 'compiler_packages clang-22 aarch64-linux-gnu-'
 	assert_output "$(printf '%s\n' clang-22 lld-22 llvm-22)"
 }
+
+@test "compiler_identity: the compiler and linker with links followed, LLVM_IAS and cross prefix" {
+	fake_llvm "$T/llvm/bin" 17.0.6
+	mv "$T/llvm/bin/clang" "$T/llvm/bin/clang-17"
+	ln -s clang-17 "$T/llvm/bin/clang"
+	printf '#!/bin/sh\n' >"$T/llvm/bin/ld.lld"
+	chmod +x "$T/llvm/bin/ld.lld"
+	LLVM="$T/llvm/bin/" run -0 in_sh 'load_target arm-vexpress; compiler_identity clang'
+	assert_output "$T/llvm/bin/clang-17 $T/llvm/bin/ld.lld ias= cross="
+	LLVM="$T/llvm/bin/" run -0 in_sh 'load_target arm-vexpress; compiler_identity clang-gas'
+	assert_output "$(readlink -f "$(command -v clang)") $(readlink -f "$(command -v ld.lld)") ias=0 cross=arm-linux-gnueabi-"
+}
+
+@test "compiler_identity: nothing for a compiler without its linker" {
+	fake_llvm "$T/llvm/bin" 17.0.6
+	LLVM="$T/llvm/bin/" run -0 --separate-stderr in_sh 'compiler_identity clang; echo "rc=$?"'
+	assert_output "rc=0"
+	assert_equal "$stderr" ""
+}
+
+@test "compiler_aliases: gcc is gcc-12 and clang is clang-14, as Debian 12 installs them" {
+	local tool
+	for tool in gcc-12 clang-14 ld.lld-14 arm-linux-gnueabi-gcc-12; do
+		need_tool "$tool"
+	done
+	run -0 in_sh 'unset LLVM; for t in x86_64 arm-vexpress; do load_target $t
+		for c in gcc gcc-12 gcc-11 clang clang-14 clang-22 clang-gas; do echo "$t $c: $(compiler_aliases $c)"; done; done'
+	assert_output "$(printf '%s\n' "x86_64 gcc: gcc-12" "x86_64 gcc-12: gcc" "x86_64 gcc-11: " \
+		"x86_64 clang: clang-14" "x86_64 clang-14: clang" "x86_64 clang-22: " "x86_64 clang-gas: " \
+		"arm-vexpress gcc: gcc-12" "arm-vexpress gcc-12: gcc" "arm-vexpress gcc-11: " \
+		"arm-vexpress clang: clang-14" "arm-vexpress clang-14: clang" "arm-vexpress clang-22: " \
+		"arm-vexpress clang-gas: ")"
+}
+
+@test "compiler_aliases: clang with LLVM=-19 is clang-19" {
+	need_tool clang-19
+	need_tool ld.lld-19
+	LLVM=-19 run -0 in_sh 'load_target x86_64; compiler_aliases clang; compiler_aliases clang-19'
+	assert_output "$(printf '%s\n' clang-19 clang)"
+}

@@ -27,6 +27,19 @@ setup() {
 	assert_equal "$stderr" "parity.sh: unknown compiler 'icc' (known: gcc gcc-11 gcc-12 clang clang-13 clang-14 clang-15 clang-16 clang-19 clang-22 clang-gas all)"
 }
 
+@test "parity: a name for a compiler already in the run is built once, as the versioned name" {
+	need_tool gcc-12
+	need_tool clang-14
+	run -2 --separate-stderr "$TOP/scripts/parity.sh" -o "$BATS_TEST_TMPDIR" -t x86_64,arm-vexpress \
+		-c gcc,gcc-12,clang-14,clang,clang-gas
+	assert_output ""
+	assert_equal "${#stderr_lines[@]}" 3
+	# bats drops the blanks that begin the first line
+	assert_equal "${stderr_lines[0]}" "ALIAS   gcc = gcc-12 (the same compiler and linker): built once, as gcc-12"
+	assert_equal "${stderr_lines[1]}" "  ALIAS   clang = clang-14 (the same compiler and linker): built once, as clang-14"
+	assert_equal "${stderr_lines[2]}" "parity.sh: no '$BATS_TEST_TMPDIR/kabi': run 'make' first"
+}
+
 @test "parity: an unknown option is a usage error" {
 	run -2 --separate-stderr "$TOP/scripts/parity.sh" -x
 	assert_equal "${stderr_lines[1]}" "usage: parity.sh [-o BUILDDIR] [-t TARGETS] [-c COMPILERS] [-T SECONDS] [-k TESTS]"

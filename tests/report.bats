@@ -62,36 +62,40 @@ setup() {
 # would report it: clang-22 with an objtool warning and the same layouts
 # as clang-19 but one type.
 matrix_json() {
-	jq '.compilers = ["gcc", "clang-19", "clang-22"] | .reference = "gcc"
+	jq '.compilers = ["gcc", "clang-19", "clang-22"] | .reference = "gcc" | .aliases = {clang: "clang-19"}
 		| .findings = ["x86_64 clang-19 -> clang-22: 1 types changed, 0 incompatibly"]
-		| .matrix[0] |= (.cells[1].compiler = "clang-19"
-			| .cells += [.cells[1] | .compiler = "clang-22" | .name = "x86_64/clang-22"
-				| .compiler_version = "Debian clang version 22.1.8"
+		| .matrix[0] |= (.cells[1].compiler = "clang-19" | .cells[1].same_as = ["clang"]
+			| .cells[0].same_as = ["gcc-12"]
+			| .cells += [.cells[1] | .compiler = "clang-22" | .name = "x86_64/clang-22" | .same_as = []
+				| .compiler_version = "Debian clang version 22.1.8 (++20260101+abc-1~exp1)"
+				| .tests = {counts: {pass: 180, fail: 1, skip: 12, timeout: 0, "not-run": 2}}
 				| .warnings = {warnings: 1, errors: 0, by_tool: {objtool: {warnings: 1, errors: 0}}}]
 			| .kabi_vs_ref = [.kabi + {old: "gcc", new: "clang-19"},
 				{old: "gcc", new: "clang-22", status: "pass", reason: null,
 				 summary: {changed: 5, incompatible: 0, only_old: 115, only_new: 0}}]
-			| .kabi_versions = [{old: "clang-19", new: "clang-22", status: "pass", reason: null,
+			| .kabi_versions = [{old: "clang-19", new: "clang-22", status: "pass", reason: null, reproduce: "x",
 				summary: {changed: 1, incompatible: 0, only_old: 0, only_new: 0}}])' \
 		"$F/report.json"
 }
 
-@test "report: more than two compilers add the compiler matrix and Clang across versions" {
+@test "report: more than two compilers: the compiler matrix, aliases, KUnit, Clang against Clang" {
 	matrix_json >"$T/in.json"
 	run -0 "$TOP/scripts/report.sh" "$T/in.json" "$T"
 	run -0 sed -n '/^## Compiler matrix/,/^## x86_64/p' "$T/report.md"
 	assert_output "$(cat <<'EOF2'
 ## Compiler matrix (reference: gcc)
 
-| target | compiler | version | build | boot | compiler warnings | linker warnings | objtool warnings | modpost warnings | kconfig warnings | kabi vs gcc |
-|---|---|---|---|---|---|---|---|---|---|---|
-| x86_64 | gcc | gcc (Debian 12.2.0-14+deb12u1) 12.2.0 | pass 2s | FAIL: hang: no verdict from the guest before the time limit | 0 | 0 | 0 | 0 | 0 | reference |
-| x86_64 | clang-19 | Debian clang version 14.0.6 | pass 2s | FAIL: hang: no verdict from the guest before the time limit | 0 | 0 | 0 | 0 | 0 | 4 changed, 2 incompatible, 115 only gcc, 0 only clang-19 (FAIL) |
-| x86_64 | clang-22 | Debian clang version 22.1.8 | pass 2s | FAIL: hang: no verdict from the guest before the time limit | 0 | 0 | 1 | 0 | 0 | 5 changed, 0 incompatible, 115 only gcc, 0 only clang-22 |
+| target | compiler | version | build | boot | KUnit | compiler warnings | linker warnings | objtool warnings | modpost warnings | kconfig warnings | kabi vs gcc |
+|---|---|---|---|---|---|---|---|---|---|---|---|
+| x86_64 | gcc (= gcc-12) | 12.2.0 | pass 2s | FAIL: hang: no verdict from the guest before the time limit | - | 0 | 0 | 0 | 0 | 0 | reference |
+| x86_64 | clang-19 (= clang) | 14.0.6 | pass 2s | FAIL: hang: no verdict from the guest before the time limit | - | 0 | 0 | 0 | 0 | 0 | 4 changed, 2 incompatible, 115 only gcc, 0 only clang-19 (FAIL) |
+| x86_64 | clang-22 | 22.1.8 | pass 2s | FAIL: hang: no verdict from the guest before the time limit | 180 pass, 1 fail, 12 skip, 2 not-run | 0 | 0 | 1 | 0 | 0 | 5 changed, 0 incompatible, 115 only gcc, 0 only clang-22 |
 
-## Clang across versions
+Built once: clang is clang-19 here (the same compiler and linker).
 
-Each Clang's layouts against the next version's; any change is a finding.
+## Clang against Clang
+
+Each Clang's layouts against the next version's, and a Clang with GNU as against the same Clang with its own assembler; any change is a finding.
 
 | target | from | to | layouts |
 |---|---|---|---|
@@ -101,11 +105,23 @@ Findings:
 
 - x86_64 clang-19 -> clang-22: 1 types changed, 0 incompatibly
 
+## Failures
+
+- x86_64/gcc boot: hang: no verdict from the guest before the time limit
+- x86_64/clang boot: hang: no verdict from the guest before the time limit
+- x86_64 kabi: 2 types differ incompatibly
+
 ## x86_64
 EOF2
 )"
-	run -0 grep -o '<td>clang-22</td><td>[^<]*</td><td>[^<]*</td><td>[^<]*</td><td>0</td><td>0</td><td>1</td><td>0</td><td>0</td><td>5 changed[^<]*</td>' "$T/report.html"
-	assert_output '<td>clang-22</td><td>Debian clang version 22.1.8</td><td>pass 2s</td><td>FAIL: hang: no verdict from the guest before the time limit</td><td>0</td><td>0</td><td>1</td><td>0</td><td>0</td><td>5 changed, 0 incompatible, 115 only gcc, 0 only clang-22</td>'
+	run -0 grep -o '<tr><th>x86_64</th><td>clang-22</td>.*</tr>' "$T/report.html"
+	assert_output '<tr><th>x86_64</th><td>clang-22</td><td title="Debian clang version 22.1.8 (++20260101+abc-1~exp1)">22.1.8</td><td class="pass">pass 2s</td><td class="fail">FAIL: hang: no verdict from the guest before the time limit</td><td>180 pass, 1 fail, 12 skip, 2 not-run</td><td>0</td><td>0</td><td>1</td><td>0</td><td>0</td><td>5 changed, 0 incompatible, 115 only gcc, 0 only clang-22</td></tr>'
+	# the matrix replaces the two-compiler table, whose kabi column is one pair's
+	run -1 grep -c 'kabi (gcc vs clang)' "$T/report.html"
+	run -1 grep -c '^| target | compiler | build |' "$T/report.md"
+	assert_output "0"
+	run -0 grep -o '<li>kabi clang-19 vs clang-22: <code>[^<]*</code></li>' "$T/report.html"
+	assert_output '<li>kabi clang-19 vs clang-22: <code>x</code></li>'
 }
 
 @test "report: two compilers have no compiler matrix" {

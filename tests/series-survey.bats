@@ -38,3 +38,60 @@ setup() {
 	run -2 --separate-stderr "$S" -o "$T" -s -c gcc,icc
 	assert_equal "$stderr" "series-survey.sh: unknown compiler 'icc' (known: gcc gcc-11 gcc-12 clang clang-13 clang-14 clang-15 clang-16 clang-19 clang-22 clang-gas all)"
 }
+
+# fake_tree: a kernel tree kernel-src.sh accepts (KSRC) whose scripts/config
+# enables a symbol, and a make on PATH that records its arguments in
+# $T/make.args and writes an empty .config
+fake_tree() {
+	mkdir -p "$T/src/scripts" "$T/bin"
+	printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\n' >"$T/src/Makefile"
+	: >"$T/src/Kconfig"
+	: >"$T/src/scripts/Kbuild.include"
+	printf '#!/bin/sh\necho "CONFIG_$4=y" >>"$2"\n' >"$T/src/scripts/config"
+	# merge_config.sh -m -O DIR DIR/.config FRAGMENT...: the fragments appended
+	mkdir -p "$T/src/scripts/kconfig"
+	printf '#!/bin/sh\nc=$4\nshift 4\ncat "$@" >>"$c"\n' >"$T/src/scripts/kconfig/merge_config.sh"
+	chmod +x "$T/src/scripts/kconfig/merge_config.sh"
+	cat >"$T/bin/make" <<'EOF2'
+#!/bin/sh
+printf '%s\n' "$*" >>"$MAKE_ARGS"
+for a; do case "$a" in O=*) touch "${a#O=}/.config" ;; esac; done
+EOF2
+	chmod +x "$T/src/scripts/config" "$T/bin/make"
+}
+
+@test "series-survey: clang-gas builds with LLVM_IAS=0 and the target's cross prefix" {
+	need_tool clang
+	fake_tree
+	run -0 --separate-stderr env KSRC="$T/src" MAKE_ARGS="$T/make.args" PATH="$T/bin:$PATH" \
+		SURVEY_NICE=0 "$S" -o "$T" -p before vexpress_defconfig-clang-gas
+	local o="-C $T/src ARCH=arm CROSS_COMPILE=arm-linux-gnueabi- LLVM=1 LLVM_IAS=0 O=$T/survey/vexpress_defconfig-clang-gas"
+	run -0 cat "$T/make.args"
+	assert_output "$(printf '%s\n' "$o vexpress_defconfig" "$o olddefconfig" "$o -k -j 2")"
+}
+
+@test "series-survey: gcc-N builds with CC=gcc-N, the target's cross prefix in front" {
+	need_tool arm-linux-gnueabi-gcc-11
+	fake_tree
+	run -0 --separate-stderr env KSRC="$T/src" MAKE_ARGS="$T/make.args" PATH="$T/bin:$PATH" \
+		SURVEY_NICE=0 "$S" -o "$T" -p before vexpress_defconfig-gcc-11
+	local o="-C $T/src ARCH=arm CROSS_COMPILE=arm-linux-gnueabi- CC=arm-linux-gnueabi-gcc-11 O=$T/survey/vexpress_defconfig-gcc-11"
+	run -0 cat "$T/make.args"
+	assert_output "$(printf '%s\n' "$o vexpress_defconfig" "$o olddefconfig" "$o -k -j 2")"
+}
+
+@test "series-survey: a target's name surveys its own configuration, CONFIG_WERROR=y added" {
+	need_tool gcc-11
+	fake_tree
+	run -0 --separate-stderr env KSRC="$T/src" MAKE_ARGS="$T/make.args" PATH="$T/bin:$PATH" \
+		SURVEY_NICE=0 "$S" -o "$T" -p before x86_64-gcc-11
+	local d="$T/survey/x86_64-gcc-11"
+	run -0 cat "$T/make.args"
+	assert_output "$(printf '%s\n' "-C $T/src O=$d tinyconfig ARCH=x86_64 CC=gcc-11" \
+		"-C $T/src O=$d olddefconfig ARCH=x86_64 CC=gcc-11" \
+		"-C $T/src ARCH=x86_64 CC=gcc-11 O=$d -k -j 2")"
+	run -0 tail -n 1 "$d/.config"
+	assert_output "CONFIG_WERROR=y"
+	run -0 grep -c '^CONFIG_KUNIT=y$' "$d/.config"
+	assert_output "1"
+}

@@ -4,7 +4,7 @@
 # with one compiler) as the JSON object of Documentation/parity.md.
 #
 # Usage: jq -n --arg target T --arg compiler C --arg name T/SUFFIX --arg dir D
-#           --arg ccver V --arg bstat pass|fail --argjson bsecs N
+#           --arg ccver V --arg same NAMES --arg bstat pass|fail --argjson bsecs N
 #           --arg breason R --arg made N|"" --arg brepro CMD
 #           --arg vstat pass|fail|skipped --argjson vsecs N --arg verdict V
 #           --arg vrepro CMD --arg qemu CMD --arg version V --arg last LINES
@@ -14,6 +14,7 @@
 
 {target: $target, compiler: $compiler, name: $name, dir: $dir,
  compiler_version: $ccver,
+ same_as: ($same | split(" ") | map(select(. != ""))),
  build: {status: $bstat, seconds: $bsecs,
 	 make_seconds: (if $made == "" then null else ($made | tonumber) end),
 	 reason: (if $breason == "" then null else $breason end),

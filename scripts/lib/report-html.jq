@@ -38,16 +38,16 @@ layout_css,
 	+ (if (.failures | length) > 0 then " &mdash; \(.failures | length) failures" else "" end) + "</p>",
 (if (.failures | length) > 0 then
 	"<ul>" + ([.failures[] | "<li>\(@html)</li>"] | join("")) + "</ul>" else empty end),
-"<table class=\"matrix\"><tr><th>target</th>"
+(if is_matrix then matrix_html else
+	"<table class=\"matrix\"><tr><th>target</th>"
 	+ ([.compilers[] | "<th>\(@html)</th>"] | join("")) + "<th>kabi (gcc vs clang)</th></tr>",
-(.matrix[] | . as $t |
-	"<tr><th>\(.name | @html)</th>"
-	+ ([.cells[] | cellbox($t)] | join(""))
-	+ "<td class=\"\(if .kabi == null then "skip" else (.kabi.status | cls) end)\"><div>\(.kabi | kabi_text | @html)</div>"
-	+ (if .kabi != null then "<div class=\"repro\">kabi: <code>\(.kabi.reproduce | @html)</code></div>" else "" end)
-	+ "</td></tr>"),
-"</table>",
-matrix_html,
+	(.matrix[] | . as $t |
+		"<tr><th>\(.name | @html)</th>"
+		+ ([.cells[] | cellbox($t)] | join(""))
+		+ "<td class=\"\(if .kabi == null then "skip" else (.kabi.status | cls) end)\"><div>\(.kabi | kabi_text | @html)</div>"
+		+ (if .kabi != null then "<div class=\"repro\">kabi: <code>\(.kabi.reproduce | @html)</code></div>" else "" end)
+		+ "</td></tr>"),
+	"</table>" end),
 tests_overview_html,
 (.matrix[] | . as $t |
 	"<h2>\(.name | @html)</h2>",
@@ -61,11 +61,19 @@ tests_overview_html,
 		+ (.warnings_diff.only_clang | to_entries | map("\(.key) \(.value)") | join(", ") | if . == "" then "none" else . end | @html)
 		+ "</li>" else empty end),
 	"</ul>",
+	(if $r | is_matrix then
+		"<ul class=\"repro\">"
+		+ ([.cells[] | "<li>build \(.name | @html): <code>\(.build.reproduce | @html)</code></li>"
+			+ (if .boot.reproduce != null then "<li>boot \(.name | @html): <code>\(.boot.reproduce | @html)</code></li>" else "" end)]
+		   | join(""))
+		+ ([kabi_pairs($r; $t)[] | "<li>kabi \(.old | @html) vs \(.new | @html): <code>\(.reproduce | @html)</code></li>"] | join(""))
+		+ "</ul>"
+	 else empty end),
 	tests_target_html,
 	(.cells[] | select(.build.status != "pass") |
 		"<p>Build \(.name | @html) failed: \(.build.reason | @html)</p>"),
 	(.cells[] | select(.boot.status == "fail") |
 		"<p>Boot \(.name | @html) failed: \(.boot.reason | @html). Last console lines:</p>",
 		"<pre>\(.boot.last_lines | join("\n") | @html)</pre>"),
-	layouts_html),
+	(kabi_pairs($r; $t)[] | layouts_html($r))),
 "</body></html>"

@@ -8,6 +8,7 @@
 # A module: include "report-layout"; with -L scripts/lib.
 
 include "report";
+include "report-matrix";
 
 # lay_rows: the rows of one side (report.jq's rows), the gap after the last
 # member marked as padding rather than a hole
@@ -45,8 +46,12 @@ def lay_finding: .what + (if .subject != null then " \(.subject)" else "" end)
 	+ (if .old != null and .new != null then ": \(.old) -> \(.new)"
 	   elif .new != null then ": \(.new)" elif .old != null then ": was \(.old)" else "" end)
 	+ (if .incompatible then " (incompatible)" else "" end);
-def lay_types: (.kabi.changed // .kabi.incompatible // []);
-def lay_more_text: "\(.kabi.changed_more) more changed types are not drawn; all are in the output of `\(.kabi.reproduce)`.";
+# lay_types: the types a comparison draws; older reports kept only the
+# incompatible ones
+def lay_types: (.changed // .incompatible // []);
+def lay_more_text: "\(.changed_more) more changed types are not drawn; all are in the output of `\(.reproduce)`.";
+# lay_title($k; $r): a matrix names the comparison a picture belongs to
+def lay_title($k; $r): if $r | is_matrix then "\($k.old) vs \($k.new): " else "" end;
 
 def pad($w): . + " " * ([$w - length, 0] | max);
 def lpad($w): " " * ([$w - length, 0] | max) + .;
@@ -59,28 +64,30 @@ def lay_text($w; $wo; $ws): if . == null then ""
 	elif .hole then "/* XXX \(.size | bytes) hole */"
 	else "\(lay_decl | pad($w)) /* \(lay_where | lpad($wo)) \(.size | tostring | lpad($ws)) */" end;
 
-# lay_md: a changed type's picture; '!' starts the lines that differ
-def lay_md: lay_picture as $p
+# lay_md(OLD; NEW): a changed type's picture, its sides named OLD and
+# NEW; '!' starts the lines that differ
+def lay_md($lo; $ln): lay_picture as $p
 	| [$p[] | .g, .c | select(. != null and (.hole | not))] as $m
 	| ([$m[] | lay_decl | length] | max // 0) as $w
 	| ([$m[] | lay_where | length] | max // 0) as $wo
 	| ([$m[] | .size | tostring | length] | max // 0) as $ws
-	| ["gcc: size \(.gcc.size // "?")", "clang: size \(.clang.size // "?")"] as $head
+	| ["\($lo): size \(.gcc.size // "?")", "\($ln): size \(.clang.size // "?")"] as $head
 	| ([$head[0], ($p[] | .g | lay_text($w; $wo; $ws))] | map(length) | max) as $lw
 	| "  \($head[0] | pad($lw)) | \($head[1])",
 	  ($p[] | "\(if .differs then "!" else " " end) \(.g | lay_text($w; $wo; $ws) | pad($lw)) | \(.c | lay_text($w; $wo; $ws))"
 		| sub(" +$"; ""));
 
-# layouts_md: the pictures of a target's changed types, inside its section
-def layouts_md: . as $t | lay_types as $l |
+# layouts_md(REPORT): the pictures of the changed types of one
+# comparison (kabi_pairs), inside its target's section
+def layouts_md($r): . as $k | lay_types as $l |
 	if ($l | length) == 0 then empty else
 	($l[] |
-		"### \(.kind) \(.name) (\(.decl_file):\(.decl_line))",
+		"### \(lay_title($k; $r))\(.kind) \(.name) (\(.decl_file):\(.decl_line))",
 		"",
 		(.findings[] | "- \(lay_finding)"),
 		"",
-		(if lay_drawn then "```", lay_md, "```", "" else empty end)),
-	(if ($t.kabi.changed_more // 0) > 0 then ($t | lay_more_text), "" else empty end)
+		(if lay_drawn then "```", lay_md($k.old; $k.new), "```", "" else empty end)),
+	(if ($k.changed_more // 0) > 0 then ($k | lay_more_text), "" else empty end)
 	end;
 
 # the html of one side of a pair: offset, size, bits, member, type
@@ -91,23 +98,25 @@ def lay_cells($cls): if . == null then "<td colspan=\"5\" class=\"none\(if $cls 
 	else "<td\(if $cls == "" then "" else " class=\"" + $cls + "\"" end)>\(.offset)</td><td>\(.size)</td><td>\(lay_bits)</td>"
 		+ "<td>\(lay_name | @html)</td><td><code>\(.type | @html)</code></td>" end;
 
-# lay_html: a changed type's picture as one table, GCC left, Clang right
-def lay_html: lay_picture as $p |
-	"<table class=\"layout\"><tr><th colspan=\"5\">gcc: size \(.gcc.size // "?")</th>"
-	+ "<th colspan=\"5\" class=\"right\">clang: size \(.clang.size // "?")</th></tr>"
+# lay_html(OLD; NEW): a changed type's picture as one table, OLD left,
+# NEW right
+def lay_html($lo; $ln): lay_picture as $p |
+	"<table class=\"layout\"><tr><th colspan=\"5\">\($lo | @html): size \(.gcc.size // "?")</th>"
+	+ "<th colspan=\"5\" class=\"right\">\($ln | @html): size \(.clang.size // "?")</th></tr>"
 	+ "<tr>" + (["", "right"] | map(. as $c | ["offset", "size", "bits", "member", "type"]
 		| to_entries | map("<th\(if .key == 0 and $c != "" then " class=\"right\"" else "" end)>\(.value)</th>") | join("")) | join("")) + "</tr>"
 	+ ([$p[] | "<tr\(if .differs then " class=\"differs\"" else "" end)>\(.g | lay_cells(""))\(.c | lay_cells("right"))</tr>"] | join(""))
 	+ "</table>";
 
-# layouts_html: the pictures of a target's changed types, inside its section
-def layouts_html: . as $t | lay_types as $l |
+# layouts_html(REPORT): the pictures of the changed types of one
+# comparison (kabi_pairs), inside its target's section
+def layouts_html($r): . as $k | lay_types as $l |
 	if ($l | length) == 0 then empty else
 	($l[] |
-		"<h3>\(.kind) \(.name | @html) <small>\(.decl_file | @html):\(.decl_line)</small></h3>",
+		"<h3>\(lay_title($k; $r) | @html)\(.kind) \(.name | @html) <small>\(.decl_file | @html):\(.decl_line)</small></h3>",
 		"<ul>" + ([.findings[] | "<li>\(lay_finding | @html)</li>"] | join("")) + "</ul>",
-		(if lay_drawn then lay_html else empty end)),
-	(if ($t.kabi.changed_more // 0) > 0 then "<p>\($t | lay_more_text | @html)</p>" else empty end)
+		(if lay_drawn then lay_html($k.old; $k.new) else empty end)),
+	(if ($k.changed_more // 0) > 0 then "<p>\($k | lay_more_text | @html)</p>" else empty end)
 	end;
 
 # layout_css: the pictures' style, for the report's style sheet

@@ -9,19 +9,20 @@ include "report-matrix";
 include "report-tests";
 include "report-layout";
 
+. as $r |
 "# kparity report: \(.kernel)",
 "",
 "Verdict: **\(.verdict | ascii_upcase)**" +
 	(if (.failures | length) > 0 then " (\(.failures | length) failures)" else "" end),
 "",
-"| target | compiler | build | boot | warnings | kabi |",
-"|---|---|---|---|---|---|",
-(.matrix[] | . as $t | .cells[] |
-	"| \($t.name) | \(.name | split("/")[1]) | \(build_text) | \(boot_text) | \(warn_text) | \($t.kabi | kabi_text) |"),
-"",
+(if is_matrix then matrix_md else
+	"| target | compiler | build | boot | warnings | kabi |",
+	"|---|---|---|---|---|---|",
+	(.matrix[] | . as $t | .cells[] |
+		"| \($t.name) | \(.name | split("/")[1]) | \(build_text) | \(boot_text) | \(warn_text) | \($t.kabi | kabi_text) |"),
+	"" end),
 (if (.failures | length) > 0 then
 	("## Failures", "", (.failures[] | "- \(.)"), "") else empty end),
-matrix_md,
 tests_overview_md,
 (.matrix[] | . as $t |
 	"## \(.name)",
@@ -35,7 +36,7 @@ tests_overview_md,
 		"; only clang: " +
 		(.warnings_diff.only_clang | to_entries | map("\(.key) \(.value)") | join(", ") | if . == "" then "none" else . end)
 	 else empty end),
-	"- kabi: \($t.kabi | kabi_text)",
+	(if $r | is_matrix then empty else "- kabi: \($t.kabi | kabi_text)" end),
 	"",
 	tests_target_md,
 	"Reproduce:",
@@ -43,7 +44,8 @@ tests_overview_md,
 	(.cells[] |
 		"- build \(.name): `\(.build.reproduce)`",
 		(if .boot.reproduce != null then "- boot \(.name): `\(.boot.reproduce)`" else empty end)),
-	(if $t.kabi != null then "- kabi: `\($t.kabi.reproduce)`" else empty end),
+	(if $r | is_matrix then (kabi_pairs($r; $t)[] | "- kabi \(.old) vs \(.new): `\(.reproduce)`")
+	 elif $t.kabi != null then "- kabi: `\($t.kabi.reproduce)`" else empty end),
 	"",
 	(.cells[] | select(.build.status != "pass") |
 		"Build \(.name) failed: \(.build.reason)", ""),
@@ -54,4 +56,4 @@ tests_overview_md,
 		.boot.last_lines[],
 		"```",
 		""),
-	layouts_md)
+	(kabi_pairs($r; $t)[] | layouts_md($r)))

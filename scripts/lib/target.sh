@@ -180,3 +180,39 @@ EOF
 	esac
 	cc_llvm="$llvm"
 }
+
+# compiler_identity COMPILER
+# Usage: load_target "$target"; id=$(compiler_identity gcc)
+# Prints what a build with COMPILER runs, every symbolic link followed:
+# the compiler, the linker, LLVM_IAS and the cross prefix. Two names of
+# one identity build the same kernel (on Debian 12 gcc is gcc-12 and
+# clang is clang-14). Prints nothing when the compiler or its linker is
+# not installed. Call it in $( ): it runs compiler_select.
+compiler_identity() {
+	local cc ld
+
+	compiler_select "$1"
+	cc=$(command -v "$cc_bin") || return 0
+	ld=$(command -v "$ld_bin") || return 0
+	printf '%s %s ias=%s cross=%s\n' "$(readlink -f "$cc")" "$(readlink -f "$ld")" \
+		"$cc_ias" "$cc_cross"
+}
+
+# compiler_aliases COMPILER
+# Usage: load_target "$target"; same=$(compiler_aliases gcc)
+# Prints the other names of compilers.list that build what COMPILER
+# builds for the loaded target (the same compiler_identity), on one line:
+# "gcc-12" for gcc on Debian 12. Empty when there are none, or when
+# COMPILER is not installed.
+compiler_aliases() {
+	local id c out=""
+
+	id=$(compiler_identity "$1")
+	[ -n "$id" ] || return 0
+	for c in $(known_compilers); do
+		[ "$c" != "$1" ] || continue
+		[ "$(compiler_identity "$c" 2>/dev/null)" = "$id" ] || continue
+		out="$out $c"
+	done
+	printf '%s\n' "${out# }"
+}
