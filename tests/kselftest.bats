@@ -48,13 +48,13 @@ ksrc() {
 		assert_line --index 3 "futex functional/futex_wait_timeout 20"
 	done
 	run -0 list x86_64
-	assert_equal "${#lines[@]}" 14
-	assert_line --index 13 "breakpoints breakpoint_test 20"
-	run -0 list arm64-virt
-	assert_equal "${#lines[@]}" 14
-	assert_line --index 13 "breakpoints breakpoint_test_arm64 20"
-	run -0 list arm-vexpress
 	assert_equal "${#lines[@]}" 13
+	assert_line --index 12 "breakpoints breakpoint_test 20"
+	run -0 list arm64-virt
+	assert_equal "${#lines[@]}" 13
+	assert_line --index 12 "breakpoints breakpoint_test_arm64 20"
+	run -0 list arm-vexpress
+	assert_equal "${#lines[@]}" 12
 }
 
 @test "kselftest.list: a malformed line is named by file and line, and nothing is printed" {
@@ -86,8 +86,8 @@ $f:4: SECONDS must be a positive number alone, or 'skip REASON', not '5s'"
 	built x86_64 gcc "Advanced Micro Devices X86-64"
 	assert_equal "$(sed -n 3p "$root/kparity-tests.sh")" \
 		"ksft 1 size get_size 10 /mnt/size/get_size"
-	assert_equal "$(sed -n 16p "$root/kparity-tests.sh")" \
-		"ksft 14 breakpoints breakpoint_test 20 /mnt/breakpoints/breakpoint_test"
+	assert_equal "$(sed -n 15p "$root/kparity-tests.sh")" \
+		"ksft 13 breakpoints breakpoint_test 20 /mnt/breakpoints/breakpoint_test"
 }
 
 @test "kselftest.sh: arm64-virt/clang builds its subset static, linked by lld" {

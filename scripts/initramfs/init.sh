@@ -117,7 +117,16 @@ else
 fi
 
 if [ "$tests" = kselftest ] || [ "$tests" = all ]; then
-	if mount -t devtmpfs devtmpfs /dev && mount -t ext2 -o ro "$disk" /mnt &&
+	# An SD card is found after /init starts: wait for it, up to 10 s.
+	# A 'for' over 50 words, as this sh's 'while' with a compound
+	# condition never ends.
+	mount -t devtmpfs devtmpfs /dev
+	# shellcheck disable=SC2034 # only the count matters
+	for try in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 \
+		26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50; do
+		[ -b "$disk" ] || sleep 0.2
+	done
+	if [ -b "$disk" ] && mount -t ext2 -o ro "$disk" /mnt &&
 		[ -f /mnt/kparity-tests.sh ]; then
 		ok "mount kselftest disk $disk"
 		# shellcheck disable=SC1091 # written by scripts/kselftest.sh
