@@ -2,11 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # scripts/kselftest.sh: the list of kselftests per target, the static
 # check, real builds of the subset for a GCC and a Clang cell and the ext2
-# image they make.
+# image they make, and a real boot of x86_64/gcc running them from the
+# disk with the results read by ktap.sh
+# (tests/fixtures/kselftest/x86_64.expected).
 #
 # The builds go to $KPARITY_BUILD (cached by their stamps); the tests that
 # change the list build into their own directory from the same kernel tree
-# (KSRC).
+# (KSRC). The boot's kernel comes from kernel-build.sh (cached), or with
+# KPARITY_KERNELS=DIR from DIR/x86_64-gcc/, only read.
 
 load common
 
@@ -159,4 +162,29 @@ kselftest.sh: kselftest 'futex/run.sh' of x86_64/gcc is not an ELF file; not boo
 	assert_output ""
 	assert_equal "$stderr" "kernel-boot.sh: no kselftest disk image '$BATS_TEST_TMPDIR/none.ext2' (scripts/kselftest.sh makes it)"
 	[ ! -e "$k/boot.log" ]
+}
+
+# bats test_tags=kernel
+@test "boot: x86_64/gcc runs its kselftests from the disk, and ktap.sh reads every result" {
+	need_tool qemu-system-x86_64
+	local src k img initrd
+	if [ -n "${KPARITY_KERNELS:-}" ]; then
+		src=$KPARITY_KERNELS/x86_64-gcc
+	else
+		echo "# building x86_64/gcc (cached after the first run)" >&3
+		nice -n 10 "$TOP/scripts/kernel-build.sh" -o "$BUILD" -t x86_64 -c gcc -j 2 >/dev/null
+		src=$BUILD/kernel/x86_64-gcc
+	fi
+	k=$BATS_TEST_TMPDIR/kernel
+	mkdir -p "$k/arch/x86/boot"
+	ln -s "$src/arch/x86/boot/bzImage" "$k/arch/x86/boot/bzImage"
+	img=$(nice -n 10 "$K" -o "$BUILD" -t x86_64 -c gcc 2>/dev/null)
+	initrd=$("$TOP/scripts/initramfs.sh" -o "$BUILD" -t x86_64 -c gcc 2>/dev/null)
+	run -0 --separate-stderr "$TOP/scripts/kernel-boot.sh" -t x86_64 -k "$k" -i "$initrd" -d "$img" -T 60
+	assert_output pass
+	run -0 grep -c '^kparity-init: ok mount kselftest disk /dev/vda' "$k/boot.log"
+	run -0 "$TOP/scripts/ktap.sh" "$k/boot.log"
+	# KUnit's 95 results, then the kselftests in the list's order
+	assert_equal "${#lines[@]}" 108
+	assert_equal "$(printf '%s\n' "${lines[@]:95}")" "$(cat "$TOP/tests/fixtures/kselftest/x86_64.expected")"
 }
