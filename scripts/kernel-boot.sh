@@ -8,7 +8,9 @@
 # guest's restart and a panic end it, no display, and the serial console in
 # KERNELDIR/boot.log. The command line is kept in KERNELDIR/boot.cmd and
 # boot-verdict.sh's verdict in KERNELDIR/boot.verdict. Each boot gets a
-# fresh token, so an old log can never pass for a new boot.
+# fresh token, so an old log can never pass for a new boot. With -d, the
+# kselftest disk (scripts/kselftest.sh) is attached as the target's DISK
+# says, and the command line asks /init to run its tests.
 #
 # Exit: 0 the guest passed, 1 it did not (reason on stdout), 2 trouble.
 
@@ -24,9 +26,10 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 
 usage() {
 	cat <<USAGE
-usage: $PROG -t TARGET -k KERNELDIR -i INITRAMFS [-T SECONDS]
+usage: $PROG -t TARGET -k KERNELDIR -i INITRAMFS [-d DISK] [-T SECONDS]
 Boot the kernel built in KERNELDIR for TARGET with INITRAMFS and print the
 verdict: 'pass' or 'fail: REASON'.
+  -d DISK     attach the kselftest image DISK (read-only) and run its tests
   -T SECONDS  time limit for the whole boot (default: 120)
 V=1 shows the QEMU command.
 USAGE
@@ -51,10 +54,11 @@ quote() {
 }
 
 main() {
-	local target="" kdir="" initrd="" limit=120 opt token name start rc rc2 took verdict
+	local target="" kdir="" initrd="" disk="" limit=120 opt token name start rc rc2 took verdict
 
-	while getopts hi:k:t:T: opt; do
+	while getopts d:hi:k:t:T: opt; do
 		case "$opt" in
+		d) disk="$OPTARG" ;;
 		i) initrd="$OPTARG" ;;
 		k) kdir="$OPTARG" ;;
 		t) target="$OPTARG" ;;
@@ -74,6 +78,15 @@ main() {
 	[ -f "$kdir/$t_image" ] || die "no kernel image '$kdir/$t_image' (build it first)"
 	[ -z "$t_dtb" ] || [ -f "$kdir/$t_dtb" ] || die "no device tree '$kdir/$t_dtb' (build it first)"
 	[ -f "$initrd" ] || die "no initramfs '$initrd'"
+	if [ -n "$disk" ]; then
+		[ -f "$disk" ] || die "no kselftest disk image '$disk' (scripts/kselftest.sh makes it)"
+		if [ -z "$t_disk" ] || [ -z "$t_disk_dev" ]; then
+			die "target '$target' sets no DISK and DISK_DEV: it cannot attach '$disk'"
+		fi
+		case "$disk" in
+		*,*) die "'$disk': QEMU's -drive cannot take a file name with a comma" ;;
+		esac
+	fi
 
 	name="$target/$(basename "$kdir" | sed "s/^$target-//")"
 	token="$(date +%s)-$$"
@@ -82,8 +95,20 @@ main() {
 	set -- "$@" -m "${t_qemu_memory:-256M}" -nodefaults -display none -no-reboot \
 		-serial "file:$kdir/boot.log" -kernel "$kdir/$t_image"
 	[ -z "$t_dtb" ] || set -- "$@" -dtb "$kdir/$t_dtb"
-	set -- "$@" -initrd "$initrd" \
-		-append "console=$t_console panic=-1 kparity.token=$token${t_append:+ $t_append}"
+	set -- "$@" -initrd "$initrd"
+	if [ -z "$disk" ]; then
+		set -- "$@" -append "console=$t_console panic=-1 kparity.token=$token${t_append:+ $t_append}"
+	else
+		# QEMU's SD card model cannot be read-only; /init mounts it so.
+		if [ "$t_disk" = sd ]; then
+			set -- "$@" -drive "if=sd,format=raw,file=$disk"
+		else
+			set -- "$@" -drive "if=none,id=kdisk,format=raw,readonly=on,file=$disk" \
+				-device "$t_disk,drive=kdisk"
+		fi
+		set -- "$@" -append "console=$t_console panic=-1 kparity.token=$token \
+kparity.tests=kselftest kparity.disk=$t_disk_dev${t_append:+ $t_append}"
+	fi
 	# --foreground keeps QEMU in the caller's process group, so a Ctrl-C
 	# that interrupts a run stops the guest too, not only the run.
 	set -- timeout --foreground -k 5 "$limit" "$@"

@@ -219,7 +219,7 @@ build_cell() {
 		start=$(date +%s)
 		rc=0
 		set -- "$TOPDIR/scripts/kernel-boot.sh" -t "$target" \
-			-k "$build/kernel/$target-$sfx" -i "$initrd" -T "$limit"
+			-k "$build/kernel/$target-$sfx" -i "$initrd" ${disk:+-d "$disk"} -T "$limit"
 		verdict=$("$@") || rc=$?
 		vsecs=$(seconds_since "$start")
 		shift
@@ -266,6 +266,21 @@ build_cell() {
 		--slurpfile warnings "$cells/$target-$compiler.warnings" \
 		--slurpfile tests "$cells/$target-$compiler.tests" \
 		-f "$TOPDIR/scripts/lib/parity-cell.jq" >"$cells/$target-$compiler.json"
+}
+
+# cell_disk TARGET COMPILER: the cell's kselftest disk in $disk when the
+# kselftests are judged (scripts/kselftest.sh); a disk that cannot be
+# made fails the run, and the cell boots without it
+cell_disk() {
+	disk=""
+	case " $kinds " in
+	*" kselftest "*) ;;
+	*) return 0 ;;
+	esac
+	disk=$("$TOPDIR/scripts/kselftest.sh" -o "$build" -t "$1" -c "$2") && return 0
+	disk=""
+	failures="$failures$1/$(suffix "$2") kselftest: cannot build the disk (scripts/kselftest.sh -o $build -t $1 -c $2)
+"
 }
 
 # cell_tests TARGET COMPILER SUFFIX KERNELDIR BOOTSTATUS VERDICT: the
@@ -574,8 +589,11 @@ check_lists() {
 	esac
 	case "$tests" in
 	none) kinds="" ;;
-	kunit | all) kinds=kunit ;;
-	kselftest) die "TESTS=kselftest: the kselftests are not run yet (Documentation/guest-tests.md)" ;;
+	kunit) kinds=kunit ;;
+	kselftest) kinds="kunit kselftest" ;;
+	# the kselftest disk joins 'all' once it has booted on every target
+	# (Documentation/guest-tests.md)
+	all) kinds=kunit ;;
 	esac
 	# a malformed list would otherwise only be found after every build
 	[ -r "$DIFFERENCES" ] || die "cannot read '$DIFFERENCES'"
@@ -637,6 +655,7 @@ main() {
 				initrd_ok=1
 			[ "$initrd_ok" = 1 ] || initrd=""
 			initrd="${initrd:+$build/initramfs/$target-$(suffix "$compiler")/initramfs.cpio}"
+			cell_disk "$target" "$compiler"
 			build_cell "$target" "$compiler"
 		done
 		compare_all "$target"

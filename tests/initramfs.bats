@@ -17,17 +17,18 @@ setup_file() {
 	run -0 --separate-stderr "$TOP/scripts/initramfs.sh" -o "$BUILD" -t x86_64 -c gcc
 	assert_output "$BUILD/initramfs/x86_64-gcc/initramfs.cpio"
 	run -0 cpio --quiet -itv -F "$BUILD/initramfs/x86_64-gcc/initramfs.cpio"
-	assert_equal "${#lines[@]}" 15
+	assert_equal "${#lines[@]}" 19
 	assert_line --index 0 --regexp '^drwxr-xr-x +2 root +root +0 .* dev$'
 	assert_line --index 1 --regexp '^crw------- +1 root +root +5, +1 .* dev/console$'
-	assert_line --index 5 --regexp '^-rwxr-xr-x +1 root +root +[0-9]+ .* bin/toybox$'
-	local i=6 cmd
-	for cmd in sh cat echo test '\[' mount reboot; do
+	assert_line --index 4 --regexp '^drwxr-xr-x +2 root +root +0 .* mnt$'
+	assert_line --index 6 --regexp '^-rwxr-xr-x +1 root +root +[0-9]+ .* bin/toybox$'
+	local i=7 cmd
+	for cmd in sh cat echo test '\[' mount reboot timeout sed sleep; do
 		assert_line --index "$i" --regexp "^lrwxrwxrwx +1 root +root +7 .* bin/$cmd -> toybox\$"
 		i=$((i + 1))
 	done
-	assert_line --index 13 --regexp '^-rwxr-xr-x +1 root +root +[0-9]+ .* init$'
-	assert_line --index 14 --regexp '^-rwxr-xr-x +1 root +root +[0-9]+ .* bin/check$'
+	assert_line --index 17 --regexp '^-rwxr-xr-x +1 root +root +[0-9]+ .* init$'
+	assert_line --index 18 --regexp '^-rwxr-xr-x +1 root +root +[0-9]+ .* bin/check$'
 }
 
 @test "initramfs: a second run reuses the archive and the toybox" {

@@ -5,7 +5,10 @@
 # boot.log); each other tests/fixtures/ktap/NAME.log is a console in the
 # form Linux 6.1's KUnit prints it, with one thing done to it;
 # NAME.expected is what ktap.sh must print for it (KPARITY_BLESS=1
-# rewrites the expected files for review).
+# rewrites the expected files for review). kselftest.log is the kselftest
+# part of a real x86_64/gcc console, the guest's /init running the
+# programs of a disk on a kernel that lacked some of their options (so
+# some fail), with kernel messages between the lines.
 
 load common
 
@@ -23,6 +26,18 @@ parse() {
 
 @test "ktap: the KTAP of 6.1's KUnit as arm-vexpress/gcc printed it, CRs and all" {
 	parse kunit-6.1
+}
+
+@test "ktap: kselftest's TAP, as the guest's /init prints it, names tests COLLECTION.TEST" {
+	parse kselftest
+}
+
+@test "ktap: a panic during a kselftest marks it, by name, and the rest not-run" {
+	parse kselftest-panic
+}
+
+@test "ktap: a kselftest running at the boot's time limit is timeout" {
+	parse kselftest-hang -t
 }
 
 @test "ktap: nested suites, a parameterised test summed up by its result" {

@@ -21,7 +21,7 @@ expected() {
 }
 
 @test "target-check.awk: a shipped target has no problem" {
-	run -0 --separate-stderr awk -v prog=t -v req="ARCH IMAGE" -v opt="SRCARCH CROSS_COMPILE BASE_CONFIG FRAGMENTS DEFCONFIGS QEMU QEMU_MACHINE QEMU_CPU QEMU_MEMORY CONSOLE" \
+	run -0 --separate-stderr awk -v prog=t -v req="ARCH IMAGE" -v opt="SRCARCH CROSS_COMPILE BASE_CONFIG FRAGMENTS DEFCONFIGS QEMU QEMU_MACHINE QEMU_CPU QEMU_MEMORY CONSOLE DISK DISK_DEV" \
 		-f "$L/target-check.awk" scripts/targets/x86_64.target
 	assert_output ""
 	assert_equal "$stderr" ""

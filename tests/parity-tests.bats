@@ -93,8 +93,3 @@ target() {
 	assert_output ""
 	assert_equal "$stderr" "parity.sh: unknown TESTS 'unit' (known: none kunit kselftest all)"
 }
-
-@test "parity-tests: TESTS=kselftest says the kselftests are not run yet" {
-	run -2 --separate-stderr "$TOP/scripts/parity.sh" -o "$T" -k kselftest
-	assert_equal "$stderr" "parity.sh: TESTS=kselftest: the kselftests are not run yet (Documentation/guest-tests.md)"
-}

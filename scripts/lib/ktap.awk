@@ -31,6 +31,12 @@
 # - the log ending inside a document (a truncated log) does the same; with
 #   hang=1 the first of those tests is timeout instead.
 # Tests whose names the log never printed are numbered: SUITE.#N, #N.*.
+#
+# kselftest's TAP (its runner, or the guest's /init): a top-level result
+# named "selftests: COLLECTION: TEST" is the test COLLECTION.TEST; the
+# program's own output, nested as "# " lines, is not read. The line
+# "# selftests: COLLECTION: TEST" before it names the test that is running,
+# should the log end there.
 
 function reset(l) {
 	for (; l <= MAXL; l++) {
@@ -42,9 +48,22 @@ function reset(l) {
 	}
 }
 
+# ksft NAME: a kselftest's "selftests: COLLECTION: TEST" as COLLECTION.TEST
+function ksft(name) {
+	if (name ~ /^selftests: [^ :]+: [^ ]+$/) {
+		sub(/^selftests: /, "", name)
+		sub(/: /, ".", name)
+	}
+	return name
+}
+
 # result L NUMBER NAME STATUS: a result at level L
 function result(l, n, name, status) {
 	last[l] = n
+	if (l == 0) {
+		name = ksft(name)
+		running = ""
+	}
 	if (l == 0) {
 		flush(name, status)
 	} else if (l == 1) {
@@ -101,12 +120,16 @@ function unfinished(why, status, l, deepest, i, first, suite) {
 			last[0]++
 		}
 		for (i = last[0] + 1; i <= plan[0]; i++) {
-			print "#" i ".* " first
+			if (i == last[0] + 1 && running != "")
+				print running " " first
+			else
+				print "#" i ".* " first
 			first = "not-run"
 		}
 		print "# " why
 	}
 	indoc = 0
+	running = ""
 	reset(0)
 }
 
@@ -146,6 +169,8 @@ function line(text, l, body, n, name, status, directive) {
 		return
 	if (body ~ /^# Subtest: /) {
 		subname[l] = substr(body, 12)
+	} else if (l == 0 && body ~ /^# selftests: [^ :]+: [^ ]+$/) {
+		running = ksft(substr(body, 3))
 	} else if (body ~ /^1\.\.[0-9]+/) {
 		plan[l] = substr(body, 4) + 0
 	} else if (body ~ /^# [^ :]+: try timed out/) {

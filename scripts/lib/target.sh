@@ -16,7 +16,7 @@
 # The keys a target file must set, and those it may set; scripts/target.sh
 # checks them and documents each.
 TARGET_REQUIRED="ARCH BASE_CONFIG FRAGMENTS IMAGE QEMU QEMU_MACHINE CONSOLE"
-TARGET_OPTIONAL="SRCARCH CROSS_COMPILE DEFCONFIGS DTB QEMU_CPU QEMU_MEMORY APPEND"
+TARGET_OPTIONAL="SRCARCH CROSS_COMPILE DEFCONFIGS DTB QEMU_CPU QEMU_MEMORY APPEND DISK DISK_DEV"
 
 # known_targets
 # Usage: die "no targets (known: $(known_targets))"
@@ -56,6 +56,8 @@ load_target() {
 	t_qemu_memory="${QEMU_MEMORY:-}"
 	t_console="$CONSOLE"
 	t_append="${APPEND:-}"
+	t_disk="${DISK:-}"
+	t_disk_dev="${DISK_DEV:-}"
 	# shellcheck disable=SC2086 # one word per key
 	unset $TARGET_REQUIRED $TARGET_OPTIONAL
 }
