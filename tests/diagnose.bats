@@ -224,6 +224,27 @@ translate_cmds() {
 	expect_file "$F/vexpress_defconfig.clang-19.tsv"
 }
 
+@test "diagnose: diagnose.md gives Clang's CPU time and its slowest units" {
+	triage_fixture
+	run -0 "$TOP/scripts/diagnose-report.sh" "$BATS_TEST_TMPDIR/d.json" "$BATS_TEST_TMPDIR"
+	run -0 sed -n -e '7p' -e "/^## Clang's slowest units/,/^## Units/p" "$BATS_TEST_TMPDIR/diagnose.md"
+	assert_output "$(cat <<'EOF2'
+| 13 | 8 | 5 | 1 | 1 | 5 (1 flag sets; 0 host units not replayed) | 1s (Clang: 62.36 CPU-s) | 2s |
+## Clang's slowest units
+
+| unit | CPU seconds |
+|---|---|
+| `init/version.c` | 61.25 |
+| `kernel/fork.c` | 0.61 |
+| `kernel/exit.c` | 0.42 |
+| `crash.c` | 0.05 |
+| `kparity/t.c` | 0.03 |
+
+## Units Clang cannot parse
+EOF2
+)"
+}
+
 @test "make diagnose-diff: the two reports named by A= and B=" {
 	triage_fixture
 	run -0 make -s -C "$TOP" --no-print-directory diagnose-diff A="$BATS_TEST_TMPDIR/d.json" B="$BATS_TEST_TMPDIR/d.json"
