@@ -32,7 +32,8 @@ LIB="$TOPDIR/scripts/lib"
 
 usage() {
 	cat <<USAGE
-usage: $PROG [-O ROOT] [-o OUTDIR] [-c clang|clang-N] [-W LEVEL] [-j N] [-s SRCDIR] [BUILD_DIR...]
+usage: $PROG [-O ROOT] [-o OUTDIR] [-c clang|clang-N] [-W LEVEL] [-j N] [-s SRCDIR] [-l LOG]
+       [BUILD_DIR...]
 Replay each GCC kernel build BUILD_DIR (default: the parity GCC cells under
 ROOT/kernel/) through clang -fsyntax-only and report what only Clang, only
 GCC, or both say.
@@ -45,6 +46,8 @@ GCC, or both say.
              or 12
   -j N       Clang jobs (default: the number of CPUs)
   -s SRCDIR  the kernel tree (default: BUILD_DIR/source)
+  -l LOG     GCC's log of the build, for one BUILD_DIR (default:
+             BUILD_DIR/warnings.log, else BUILD_DIR/build.log)
 USAGE
 }
 
@@ -208,7 +211,10 @@ triage() {
 	find "$out/units" -name '*.out' -print | LC_ALL=C sort -V >"$out/outputs"
 	# shellcheck disable=SC2046 # plain file names, one per unit
 	awk -v src="$srcdir" -f "$LIB/diagnose-parse.awk" "$out/status.tsv" $(cat "$out/outputs") >"$out/clang.tsv"
-	glog="$b/warnings.log"
+	# shellcheck disable=SC2046 # plain file names, one per unit
+	awk -f "$LIB/diagnose-cpu.awk" "$out/status.tsv" $(sed 's/\.out$/.cpu/' "$out/outputs") >"$out/cpu.tsv"
+	glog="$opt_log"
+	[ -n "$glog" ] || glog="$b/warnings.log"
 	[ -f "$glog" ] || glog="$b/build.log"
 	if [ -f "$glog" ]; then
 		"$TOPDIR/scripts/warnings.sh" -l -s "$srcdir" "$glog" >"$out/gcc.tsv"
@@ -225,6 +231,7 @@ triage() {
 		--arg build_secs "$(cat "$b/build.seconds" 2>/dev/null || :)" \
 		--rawfile clang_tsv "$out/clang.tsv" --rawfile gcc_tsv "$out/gcc.tsv" \
 		--rawfile decisions "$out/decisions.tsv" --rawfile commands "$out/commands.tsv" \
+		--rawfile cpu "$out/cpu.tsv" \
 		-L "$LIB" -f "$LIB/diagnose.jq" >"$out/diagnose.json.tmp"
 	mv "$out/diagnose.json.tmp" "$out/diagnose.json"
 }
@@ -269,12 +276,14 @@ main() {
 
 	jobs=$(nproc)
 	opt_src=""
+	opt_log=""
 	wlevel=""
 	root=build
-	while getopts c:hj:o:O:s:W: opt; do
+	while getopts c:hj:l:o:O:s:W: opt; do
 		case "$opt" in
 		c) compiler="$OPTARG" ;;
 		j) jobs="$OPTARG" ;;
+		l) opt_log="$OPTARG" ;;
 		o) out="$OPTARG" ;;
 		O) root="$OPTARG" ;;
 		s) opt_src="$OPTARG" ;;
@@ -285,6 +294,8 @@ main() {
 	done
 	shift $((OPTIND - 1))
 	[ $# -le 1 ] || [ -z "$out" ] || die "-o names the output of one build directory, not $#"
+	[ $# -le 1 ] || [ -z "$opt_log" ] || die "-l names the log of one build directory, not $#"
+	[ -z "$opt_log" ] || [ -f "$opt_log" ] || die "no GCC log '$opt_log'"
 	is_positive "$jobs" || die "-j needs a positive number, not '$jobs'"
 	case "$wlevel" in
 	'' | 1 | 2 | 12 | 21) ;;

@@ -89,19 +89,32 @@ triage_fixture() {
 	"$TOP/scripts/warnings.sh" -l -s /usr/src/linux-6.1 "$F/gcc.log" >"$BATS_TEST_TMPDIR/gcc.tsv"
 	printf '1\t4\t-fconserve-stack\tdrop\t-\tcodegen\tframes may be larger\n' >"$BATS_TEST_TMPDIR/dec.tsv"
 	printf '3\t/b\t/usr/src/linux-6.1/crash.c\tclang-19 -fsyntax-only /usr/src/linux-6.1/crash.c\n' >"$BATS_TEST_TMPDIR/cmd.tsv"
+	awk -f "$L/diagnose-cpu.awk" "$F/status.tsv" "$F"/units/*.cpu >"$BATS_TEST_TMPDIR/cpu.tsv"
 	jq -n -R --arg kernel 6.1.0 --arg build /b --arg cell x86_64-gcc --arg clang clang-19 \
 		--arg clang_version 'Debian clang version 19.1.7' --arg target x86_64-linux-gnu \
 		--arg level "" --arg src /usr/src/linux-6.1 --argjson host 0 --argjson sets 1 \
 		--arg dropped_gcc "-Wno-main" --argjson replay_secs 1 --arg build_secs 2 \
 		--rawfile clang_tsv "$BATS_TEST_TMPDIR/clang.tsv" --rawfile gcc_tsv "$BATS_TEST_TMPDIR/gcc.tsv" \
 		--rawfile decisions "$BATS_TEST_TMPDIR/dec.tsv" --rawfile commands "$BATS_TEST_TMPDIR/cmd.tsv" \
-		-L "$L" -f "$L/diagnose.jq" >"$BATS_TEST_TMPDIR/d.json"
+		--rawfile cpu "$BATS_TEST_TMPDIR/cpu.tsv" -L "$L" -f "$L/diagnose.jq" >"$BATS_TEST_TMPDIR/d.json"
 }
 
 @test "diagnose-parse.awk: recorded clang-19 output, with notes, fix-its, an error and a crash" {
 	run -0 awk -v src=/usr/src/linux-6.1 -f "$L/diagnose-parse.awk" "$F/status.tsv" \
 		"$F"/units/0.out "$F"/units/1.out "$F"/units/2.out "$F"/units/3.out "$F"/units/4.out
 	expect_file "$F/parse.expected"
+}
+
+@test "diagnose-cpu.awk: each unit's Clang CPU time from what 'times' printed, dash's and bash's format" {
+	run -0 awk -f "$L/diagnose-cpu.awk" "$F/status.tsv" "$F/units/0.cpu" "$F/units/1.cpu" "$F/units/4.cpu"
+	assert_output "$(printf '%s\t%s\n' /usr/src/linux-6.1/kernel/exit.c 0.420 /usr/src/linux-6.1/kernel/fork.c 0.610 \
+		/usr/src/linux-6.1/init/version.c 61.250)"
+}
+
+@test "diagnose: the units' CPU time summed, the slowest first" {
+	triage_fixture
+	run -0 jq -c '[.seconds, .slowest[:2]]' "$BATS_TEST_TMPDIR/d.json"
+	assert_output '[{"replay":1,"clang_cpu":62.36,"gcc_build":2},[{"unit":"init/version.c","seconds":61.25},{"unit":"kernel/fork.c","seconds":0.61}]]'
 }
 
 @test "diagnose: a header's warning reached by two units is one finding naming both" {
@@ -211,6 +224,27 @@ translate_cmds() {
 	expect_file "$F/vexpress_defconfig.clang-19.tsv"
 }
 
+@test "diagnose: diagnose.md gives Clang's CPU time and its slowest units" {
+	triage_fixture
+	run -0 "$TOP/scripts/diagnose-report.sh" "$BATS_TEST_TMPDIR/d.json" "$BATS_TEST_TMPDIR"
+	run -0 sed -n -e '7p' -e "/^## Clang's slowest units/,/^## Units/p" "$BATS_TEST_TMPDIR/diagnose.md"
+	assert_output "$(cat <<'EOF2'
+| 13 | 8 | 5 | 1 | 1 | 5 (1 flag sets; 0 host units not replayed) | 1s (Clang: 62.36 CPU-s) | 2s |
+## Clang's slowest units
+
+| unit | CPU seconds |
+|---|---|
+| `init/version.c` | 61.25 |
+| `kernel/fork.c` | 0.61 |
+| `kernel/exit.c` | 0.42 |
+| `crash.c` | 0.05 |
+| `kparity/t.c` | 0.03 |
+
+## Units Clang cannot parse
+EOF2
+)"
+}
+
 @test "make diagnose-diff: the two reports named by A= and B=" {
 	triage_fixture
 	run -0 make -s -C "$TOP" --no-print-directory diagnose-diff A="$BATS_TEST_TMPDIR/d.json" B="$BATS_TEST_TMPDIR/d.json"
@@ -296,4 +330,19 @@ unsourced() {
 	run -2 --separate-stderr "$D" -c clang-19 -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/b"
 	assert_equal "$stderr" "$(printf '%s\n' "FLAGS   b: 1 units" \
 		"diagnose.sh: cannot tell Clang's target for 'x86_64': no '$BATS_TEST_TMPDIR/b.src/scripts/Makefile.clang'")"
+}
+
+@test "diagnose: a GCC log named by -l is the one compared, and each unit's CPU time is kept" {
+	need_tool clang-19
+	fake_build "$BATS_TEST_TMPDIR/b"
+	printf '%s\n' "$BATS_TEST_TMPDIR/b.src/a.c:1:5: warning: 'x' defined but not used [-Wunused-variable]" \
+		>"$BATS_TEST_TMPDIR/after.log"
+	run -0 --separate-stderr "$D" -c clang-19 -j 1 -l "$BATS_TEST_TMPDIR/after.log" -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/b"
+	run -0 jq -c '[.counts.gcc, .gcc_only[0].id, (.slowest | map(.unit)), (.seconds.clang_cpu >= 0)]' "$BATS_TEST_TMPDIR/out/diagnose.json"
+	assert_output '[1,"warning|-Wunused-variable|a.c:1:5|'"'"'x'"'"' defined but not used",["a.c"],true]'
+}
+
+@test "diagnose: a GCC log that is not there, exit 2" {
+	run -2 --separate-stderr "$D" -l "$BATS_TEST_TMPDIR/none.log" "$BATS_TEST_TMPDIR/b"
+	assert_equal "$stderr" "diagnose.sh: no GCC log '$BATS_TEST_TMPDIR/none.log'"
 }

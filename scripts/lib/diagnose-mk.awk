@@ -5,8 +5,9 @@
 #
 # Usage: awk -F '\t' -v out=DIR [-v verbose=1] -f diagnose-mk.awk COMMANDS
 #   COMMANDS  INDEX TAB DIRECTORY TAB FILE TAB CLANG-COMMAND
-# Each unit's output goes to DIR/units/INDEX.out and "INDEX TAB STATUS TAB
-# FILE" to DIR/units/INDEX.rc; a unit's failure never stops make. Clang's
+# Each unit's output goes to DIR/units/INDEX.out, "INDEX TAB STATUS TAB
+# FILE" to DIR/units/INDEX.rc and the shell's 'times' (Clang's CPU time) to
+# DIR/units/INDEX.cpu; a unit's failure never stops make. Clang's
 # crash reproducers land in DIR/crash (TMPDIR). With verbose=1 make
 # prints each command as it runs it.
 
@@ -24,8 +25,8 @@ BEGIN {
 {
 	units = units " u" $1
 	print "u" $1 ":"
-	printf "\t%scd %s && { %s; } >%s/units/%s.out 2>&1; printf '%%s\\t%%s\\t%%s\\n' %s $$? %s >%s/units/%s.rc\n",
-		verbose == 1 ? "" : "@", mk($2), mk($4), mk(out), $1, $1, mk($3), mk(out), $1
+	printf "\t%scd %s && { %s; } >%s/units/%s.out 2>&1; printf '%%s\\t%%s\\t%%s\\n' %s $$? %s >%s/units/%s.rc; times >%s/units/%s.cpu\n",
+		verbose == 1 ? "" : "@", mk($2), mk($4), mk(out), $1, $1, mk($3), mk(out), $1, mk(out), $1
 }
 END {
 	print "all:" units

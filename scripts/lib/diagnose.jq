@@ -10,6 +10,7 @@
 #                lines are GCC's; objtool, modpost, ... are not compared)
 #   $decisions   SET UNITS FLAG DECISION NEW CLASS WHY (flag-translate.sh -a)
 #   $commands    INDEX DIR FILE CLANG-COMMAND
+#   $cpu         UNIT SECONDS, Clang's CPU time per unit
 #   $src         the kernel tree (unit names are relative to it)
 
 include "diagnose-lib";
@@ -48,6 +49,7 @@ include "diagnose-lib";
    | map(.[0] + {units: (map(.units) | add), sets: length} | del(.set))
    | sort_by(.flag)) as $flags
 | ([$f[] | select(.group == "clang")]) as $conly
+| [rows($cpu)[] | {unit: (.[0] | rel($src)), seconds: (.[1] | tonumber)}] as $cpus
 | {schema: 1,
    tool: "kparity diagnose",
    kernel: $kernel,
@@ -58,7 +60,9 @@ include "diagnose-lib";
    units: {replayed: ($u | length), host_not_replayed: $host, flag_sets: $sets,
 	   ok: ([$u[] | select(.status == "ok")] | length),
 	   unparsable: ($bad | length), crashed: ($crash | length)},
-   seconds: {replay: $replay_secs, gcc_build: ($build_secs | tonumber? // null)},
+   seconds: {replay: $replay_secs, clang_cpu: ($cpus | map(.seconds) | add // 0 | . * 1000 | round / 1000),
+	     gcc_build: ($build_secs | tonumber? // null)},
+   slowest: ($cpus | sort_by(-.seconds, .unit) | .[:10]),
    counts: {both: ([$f[] | select(.group == "both")] | length), clang: ($conly | length),
 	    gcc: ($gonly | length), unparsable: ($bad | length), crashed: ($crash | length)},
    clang_only_by_flag: ($conly | counts(.flag)),
