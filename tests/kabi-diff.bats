@@ -302,6 +302,28 @@ OUT
 	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 1 unchanged, 0 suppressed"
 }
 
+@test "kabi diff: a packed struct keeps alignment 1 though clang records its member's aligned type" {
+	cc_obj gcc "$T/g.o" "$FIX/align-packed.c"
+	cc_obj clang "$T/c.o" "$FIX/align-packed.c"
+	run -0 "$KABI" dump --type gpt_like --type member_aligned "$T/c.o"
+	assert_output - <<'OUT'
+struct gpt_like size=36 decl=tests/fixtures/kabi-diff/align-packed.c:19
+	member signature offset=0 size=8 type="uint64"
+	member revision offset=8 size=4 type="uint32"
+	member disk_guid offset=12 size=16 type="aligned_guid" resolved="struct guid_like.<anon>"
+	member crc offset=28 size=4 type="uint32"
+	member entries offset=32 size=4 type="uint32"
+struct member_aligned size=8 decl=tests/fixtures/kabi-diff/align-packed.c:27
+	member tag offset=0 size=1 type="int8"
+	member value offset=4 size=4 type="int32"
+OUT
+	run -0 "$KABI" dump --type gpt_like --type member_aligned "$T/g.o"
+	assert_line --index 0 'struct gpt_like size=36 align=1 decl=tests/fixtures/kabi-diff/align-packed.c:19'
+	assert_line --index 6 'struct member_aligned size=8 align=4 decl=tests/fixtures/kabi-diff/align-packed.c:27'
+	run -0 "$KABI" diff "$T/g.o" "$T/c.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 5 unchanged, 0 suppressed"
+}
+
 @test "kabi diff: alignments gcc and clang record differently are one alignment" {
 	cc_obj gcc "$T/g.o" "$FIX/align.c"
 	cc_obj clang "$T/c.o" "$FIX/align.c"

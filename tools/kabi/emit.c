@@ -69,6 +69,35 @@ static int64_t type_align(struct reader *r, Dwarf_Die *die, unsigned depth)
 	return a > best ? a : best;
 }
 
+/* The largest alignment DIE's type chain records itself (an aligned
+ * typedef, an aligned struct), 0 when none does.  Clang repeats such an
+ * alignment on every member of that type; inside a packed struct it is
+ * not the member's, as only an aligned attribute on the member itself
+ * survives packing (GCC writes it on the typedef alone). */
+static int64_t recorded_align(struct reader *r, Dwarf_Die *die)
+{
+	Dwarf_Die t = *die;
+	int64_t best = 0;
+	unsigned hops;
+	Dwarf_Word v;
+
+	for (hops = 0; hops < KABI_MAX_TYPE_DEPTH && !r->failed; hops++) {
+		int tag = dwarf_tag(&t);
+
+		if (attr_udata(r, &t, DW_AT_alignment, &v) == 1 &&
+		    (int64_t)v > best)
+			best = (int64_t)v;
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type &&
+		    tag != DW_TAG_restrict_type && tag != DW_TAG_atomic_type &&
+		    tag != DW_TAG_array_type)
+			break;
+		if (attr_type(r, &t, &t) != 1)
+			break;
+	}
+	return best;
+}
+
 /* Whether member C, of alignment A, sits where A does not allow. */
 static bool misplaced(struct reader *r, Dwarf_Die *c, int64_t a)
 {
@@ -84,7 +113,7 @@ static int64_t members_align(struct reader *r, Dwarf_Die *die, unsigned depth)
 {
 	Dwarf_Off off = dwarf_dieoffset(die);
 	int64_t nat = 1, expl = 1, a;
-	bool packed = false;
+	bool packed = false, typed;
 	Dwarf_Die c, mt;
 	Dwarf_Word v;
 	int rc;
@@ -97,10 +126,12 @@ static int64_t members_align(struct reader *r, Dwarf_Die *die, unsigned depth)
 	     rc = dwarf_siblingof(&c, &c)) {
 		if (dwarf_tag(&c) != DW_TAG_member)
 			continue;
+		typed = attr_type(r, &c, &mt) == 1;
 		if (attr_udata(r, &c, DW_AT_alignment, &v) == 1 &&
-		    (int64_t)v > expl)
+		    (int64_t)v > expl &&
+		    (!typed || (int64_t)v > recorded_align(r, &mt)))
 			expl = (int64_t)v;
-		a = attr_type(r, &c, &mt) == 1 ? type_align(r, &mt, depth) : 1;
+		a = typed ? type_align(r, &mt, depth) : 1;
 		packed |= misplaced(r, &c, a);
 		nat = a > nat ? a : nat;
 	}
