@@ -490,9 +490,9 @@ compare_all() {
 # layouts VMLINUX OUT NAMES: kabi dump --json of the types NAMES (one
 # "KIND NAME" per line) from VMLINUX into OUT; an empty model without names.
 layouts() {
-	local vmlinux="$1" out="$2" line
+	local vmlinux="$1" out="$2" names="$3" line
 
-	if [ -z "$3" ]; then
+	if [ -z "$names" ]; then
 		echo '{"version":1,"types":[]}' >"$out"
 		return 0
 	fi
@@ -500,9 +500,12 @@ layouts() {
 	while IFS= read -r line; do
 		set -- "$@" --type "$line"
 	done <<EOF
-$3
+$names
 EOF
-	"$@" "$vmlinux" >"$out" || echo '{"version":1,"types":[]}' >"$out"
+	if ! "$@" "$vmlinux" >"$out"; then
+		warn "kabi dump of the changed types of $vmlinux failed; the report draws none"
+		echo '{"version":1,"types":[]}' >"$out"
+	fi
 }
 
 # assemble: write report.json from the cell and kabi files.
