@@ -42,24 +42,9 @@ inputs() {
 }
 
 main() {
-	local builddir="" target="" compiler=gcc opt srcdir dir toybox stamp want log
+	local builddir target compiler srcdir dir toybox stamp want log
 
-	while getopts c:ho:t: opt; do
-		case "$opt" in
-		c) compiler="$OPTARG" ;;
-		o) builddir="$OPTARG" ;;
-		t) target="$OPTARG" ;;
-		h) usage; exit 0 ;;
-		*) usage >&2; exit 2 ;;
-		esac
-	done
-	shift $((OPTIND - 1))
-	if [ $# -ne 0 ] || [ -z "$builddir" ] || [ -z "$target" ]; then
-		usage >&2
-		exit 2
-	fi
-	load_target "$target"
-	compiler_select "$compiler"
+	cell_opts "$@"
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" cc || exit 2
 
 	srcdir=$("$TOPDIR/scripts/kernel-src.sh" -o "$builddir") || exit 2

@@ -153,24 +153,9 @@ pack() {
 }
 
 main() {
-	local builddir="" target="" compiler=gcc opt src dir runs colls stamp want
+	local builddir target compiler src dir runs colls stamp want
 
-	while getopts c:ho:t: opt; do
-		case "$opt" in
-		c) compiler="$OPTARG" ;;
-		o) builddir="$OPTARG" ;;
-		t) target="$OPTARG" ;;
-		h) usage; exit 0 ;;
-		*) usage >&2; exit 2 ;;
-		esac
-	done
-	shift $((OPTIND - 1))
-	if [ $# -ne 0 ] || [ -z "$builddir" ] || [ -z "$target" ]; then
-		usage >&2
-		exit 2
-	fi
-	load_target "$target"
-	compiler_select "$compiler"
+	cell_opts "$@"
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$cc_bin" make genext2fs readelf rsync || exit 2
 	[ -z "$cc_llvm" ] || "$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$ld_bin" || exit 2
 	[ -r "$LIST" ] || die "cannot read '$LIST'"

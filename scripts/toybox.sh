@@ -139,24 +139,9 @@ build() {
 }
 
 main() {
-	local builddir="" target="" compiler=gcc opt dir tar stamp want
+	local builddir target compiler dir tar stamp want
 
-	while getopts c:ho:t: opt; do
-		case "$opt" in
-		c) compiler="$OPTARG" ;;
-		o) builddir="$OPTARG" ;;
-		t) target="$OPTARG" ;;
-		h) usage; exit 0 ;;
-		*) usage >&2; exit 2 ;;
-		esac
-	done
-	shift $((OPTIND - 1))
-	if [ $# -ne 0 ] || [ -z "$builddir" ] || [ -z "$target" ]; then
-		usage >&2
-		exit 2
-	fi
-	load_target "$target"
-	compiler_select "$compiler"
+	cell_opts "$@"
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$cc_bin" ccache make cc tar ||
 		exit 2
 	[ -z "$cc_llvm" ] || "$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$ld_bin" || exit 2

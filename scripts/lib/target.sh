@@ -218,3 +218,33 @@ compiler_aliases() {
 	done
 	printf '%s\n' "${out# }"
 }
+
+# cell_opts ARG...
+# Usage: main() { local builddir target compiler; cell_opts "$@"; ... }
+# Parses the options every per-cell script takes, -o BUILDDIR -t TARGET
+# [-c COMPILER] (default gcc) and -h, into the caller's builddir, target
+# and compiler, then loads the target and selects the compiler. -h prints
+# the caller's usage() and exits 0; anything else wrong, usage() on
+# stderr and exit 2.
+cell_opts() {
+	local opt
+
+	builddir="" target="" compiler=gcc
+	OPTIND=1
+	while getopts c:ho:t: opt; do
+		case "$opt" in
+		c) compiler="$OPTARG" ;;
+		o) builddir="$OPTARG" ;;
+		t) target="$OPTARG" ;;
+		h) usage; exit 0 ;;
+		*) usage >&2; exit 2 ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	if [ $# -ne 0 ] || [ -z "$builddir" ] || [ -z "$target" ]; then
+		usage >&2
+		exit 2
+	fi
+	load_target "$target"
+	compiler_select "$compiler"
+}
