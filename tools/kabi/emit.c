@@ -39,63 +39,51 @@ static int64_t scalar_align(struct reader *r, Dwarf_Die *die, int64_t size)
 	return size > 0 ? size & -size : 1;
 }
 
-static int64_t type_align(struct reader *r, Dwarf_Die *die, unsigned depth)
+/* Whether TAG only wraps the type it refers to. */
+static bool is_wrapper(int tag)
 {
-	Dwarf_Die t = *die;
-	int64_t best = 1, a = 1;
-	unsigned hops;
-	Dwarf_Word v;
-
-	for (hops = 0; hops < KABI_MAX_TYPE_DEPTH && !r->failed; hops++) {
-		int tag = dwarf_tag(&t);
-
-		if (attr_udata(r, &t, DW_AT_alignment, &v) == 1 &&
-		    (int64_t)v > best)
-			best = (int64_t)v;
-		if (tag == DW_TAG_typedef || tag == DW_TAG_const_type ||
-		    tag == DW_TAG_volatile_type ||
-		    tag == DW_TAG_restrict_type || tag == DW_TAG_atomic_type ||
-		    tag == DW_TAG_array_type) {
-			if (attr_type(r, &t, &t) != 1)
-				break;
-			continue;
-		}
-		if (is_aggregate(tag) && tag != DW_TAG_enumeration_type)
-			a = members_align(r, &t, depth + 1);
-		else if (tag != DW_TAG_subroutine_type)
-			a = scalar_align(r, &t, type_size(r, &t));
-		break;
-	}
-	return a > best ? a : best;
+	return tag == DW_TAG_typedef || tag == DW_TAG_const_type ||
+	       tag == DW_TAG_volatile_type || tag == DW_TAG_restrict_type ||
+	       tag == DW_TAG_atomic_type || tag == DW_TAG_array_type;
 }
 
-/* The largest alignment DIE's type chain records itself (an aligned
- * typedef, an aligned struct), 0 when none does.  Clang repeats such an
+/* The largest alignment recorded along DIE's chain of typedefs,
+ * qualifiers and arrays, the type it ends at included (an aligned
+ * typedef, an aligned struct), 0 when none; *END is that type, or the
+ * last wrapper when the chain ends in nothing.  Clang repeats such an
  * alignment on every member of that type; inside a packed struct it is
  * not the member's, as only an aligned attribute on the member itself
  * survives packing (GCC writes it on the typedef alone). */
-static int64_t recorded_align(struct reader *r, Dwarf_Die *die)
+static int64_t chain_align(struct reader *r, Dwarf_Die *die, Dwarf_Die *end)
 {
-	Dwarf_Die t = *die;
 	int64_t best = 0;
 	unsigned hops;
 	Dwarf_Word v;
 
+	*end = *die;
 	for (hops = 0; hops < KABI_MAX_TYPE_DEPTH && !r->failed; hops++) {
-		int tag = dwarf_tag(&t);
-
-		if (attr_udata(r, &t, DW_AT_alignment, &v) == 1 &&
+		if (attr_udata(r, end, DW_AT_alignment, &v) == 1 &&
 		    (int64_t)v > best)
 			best = (int64_t)v;
-		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
-		    tag != DW_TAG_volatile_type &&
-		    tag != DW_TAG_restrict_type && tag != DW_TAG_atomic_type &&
-		    tag != DW_TAG_array_type)
-			break;
-		if (attr_type(r, &t, &t) != 1)
+		if (!is_wrapper(dwarf_tag(end)) || attr_type(r, end, end) != 1)
 			break;
 	}
 	return best;
+}
+
+static int64_t type_align(struct reader *r, Dwarf_Die *die, unsigned depth)
+{
+	Dwarf_Die t;
+	int64_t best = chain_align(r, die, &t), a = 1;
+	int tag = dwarf_tag(&t);
+
+	if (r->failed || is_wrapper(tag))
+		a = 1;
+	else if (is_aggregate(tag) && tag != DW_TAG_enumeration_type)
+		a = members_align(r, &t, depth + 1);
+	else if (tag != DW_TAG_subroutine_type)
+		a = scalar_align(r, &t, type_size(r, &t));
+	return a > best ? a : best;
 }
 
 /* Whether member C, of alignment A, sits where A does not allow. */
@@ -114,7 +102,7 @@ static int64_t members_align(struct reader *r, Dwarf_Die *die, unsigned depth)
 	Dwarf_Off off = dwarf_dieoffset(die);
 	int64_t nat = 1, expl = 1, a;
 	bool packed = false, typed;
-	Dwarf_Die c, mt;
+	Dwarf_Die c, mt, end;
 	Dwarf_Word v;
 	int rc;
 
@@ -129,7 +117,7 @@ static int64_t members_align(struct reader *r, Dwarf_Die *die, unsigned depth)
 		typed = attr_type(r, &c, &mt) == 1;
 		if (attr_udata(r, &c, DW_AT_alignment, &v) == 1 &&
 		    (int64_t)v > expl &&
-		    (!typed || (int64_t)v > recorded_align(r, &mt)))
+		    (!typed || (int64_t)v > chain_align(r, &mt, &end)))
 			expl = (int64_t)v;
 		a = typed ? type_align(r, &mt, depth) : 1;
 		packed |= misplaced(r, &c, a);
