@@ -141,6 +141,8 @@ static void params_decl(struct breader *r, const struct btf_type *t,
 		sb_add(out, i ? ", " : "");
 		if (i + 1 == n && !p[i].type && !p[i].name_off)
 			sb_add(out, "...");
+		else if (r->memo[p[i].type][mode])
+			sb_add(out, r->memo[p[i].type][mode]);
 		else
 			bdecl(r, p[i].type, mode, ctx, "", out, 0);
 	}
