@@ -35,6 +35,9 @@ DIFF_RSS_MAX_KB=1048576
 # kabi dump of the new ABI's BTF (its linux-image vmlinuz) against pahole -F btf.
 BTF_WALL_MAX=0.5
 BTF_RSS_MAX=1.0
+# A BTF dump takes tens of milliseconds, GNU time's clock ticks in ten:
+# each BTF measurement is this many runs in a row, divided.
+BTF_REPEAT=20
 ABIDIFF_FACTOR=50
 
 usage() {
@@ -144,6 +147,22 @@ measure() {
 	echo "$tag $st $line" | awk '{ printf "%s %d %.2f %.2f %d\n", $1, $2, $3, $4 + $5, $6 }' >>"$results"
 }
 
+# measure_rep TAG OUT K CMD...: as measure, CMD run K times in a row
+# under one GNU time; wall and CPU are per run, the RSS the largest run's.
+# The first failing run ends the row with its status.
+measure_rep() {
+	local tag="$1" out="$2" k="$3" st=0 line
+
+	shift 3
+	# shellcheck disable=SC2016 # the loop's own variables
+	"$TIME" -q -f '%e %U %S %M' -o "$work/time" sh -c \
+		'k=$1 out=$2; shift 2; while [ "$k" -gt 0 ]; do "$@" >"$out" || exit; k=$((k - 1)); done' \
+		sh "$k" "$out" "$@" 2>"$work/$tag.err" || st=$?
+	line=$(tail -n 1 "$work/time")
+	echo "$tag $st $line" |
+		awk -v k="$k" '{ printf "%s %d %.4f %.4f %d\n", $1, $2, $3 / k, ($4 + $5) / k, $6 }' >>"$results"
+}
+
 # kabi_ok TAG: the last kabi run of TAG succeeded (a diff's change bits
 # are success), or trouble
 kabi_ok() {
@@ -209,16 +228,20 @@ runs() {
 }
 
 # runs_btf VMLINUX: RUNS rounds of kabi, pahole and bpftool reading the
-# BTF of VMLINUX, then the check that kabi's output did not change
+# BTF of VMLINUX (each BTF_REPEAT times in a row, all into /dev/null, so
+# that only the tools are timed), then the check that kabi's output,
+# kept from one more run, did not change
 runs_btf() {
 	local i=1
 
 	while [ "$i" -le "$nruns" ]; do
 		step RUN "btf $i/$nruns"
-		measure kabi-dump-btf "$work/kabi-dump-btf.out.$i" "$kabi" dump "$1"
+		measure_rep kabi-dump-btf /dev/null "$BTF_REPEAT" "$kabi" dump "$1"
 		kabi_ok kabi-dump-btf
-		measure pahole-btf /dev/null pahole -F btf "$1"
-		measure bpftool-btf /dev/null bpftool btf dump file "$1" format c
+		"$kabi" dump "$1" >"$work/kabi-dump-btf.out.$i" 2>"$work/kabi-dump-btf.err" ||
+			die "kabi failed (kabi-dump-btf, exit $?)"
+		measure_rep pahole-btf /dev/null "$BTF_REPEAT" pahole -F btf "$1"
+		measure_rep bpftool-btf /dev/null "$BTF_REPEAT" bpftool btf dump file "$1" format c
 		i=$((i + 1))
 	done
 	check_same_btf
@@ -478,8 +501,8 @@ report() {
 
 	tmp="$outdir/.bench.json.$$"
 	{
-		printf '{"version":1,"runs":%d,"abidiff_timeout_s":%d,"load":"%s",\n"rows":[\n' \
-			"$nruns" "$abi_timeout" "$load"
+		printf '{"version":1,"runs":%d,"btf_repeat":%d,"abidiff_timeout_s":%d,"load":"%s",\n"rows":[\n' \
+			"$nruns" "$BTF_REPEAT" "$abi_timeout" "$load"
 		cat "$json_rows"
 		printf '],\n"memory":{'
 		for p in $pairs; do

@@ -72,6 +72,22 @@ need_anchors() {
 	assert_equal "$stderr" "bench.sh: no '$T/nope.btf'"
 }
 
+@test "bench: a BTF measurement is 20 runs in a row, kabi's kept output one more" {
+	need_anchors
+	need_tool bpftool
+	need_tool jq
+	cc_obj gcc "$T/new.o" tests/fixtures/bench/changed.c -DV2
+	pahole -J --btf_encode_detached="$T/new.btf" "$T/new.o"
+	rm "$T/b/kabi" # the link to the real one
+	printf '#!/bin/sh\necho "$*" >>"%s"\necho "struct s"\n' "$T/calls" >"$T/b/kabi"
+	chmod +x "$T/b/kabi"
+	run -0 --separate-stderr "$BENCH" -o "$T/b" -n 2 --btf-only "$T/new.btf"
+	run -0 grep -c -x "dump $T/new.btf" "$T/calls"
+	assert_output 42
+	run -0 jq -c '[.runs, .btf_repeat]' "$T/b/bench/bench.json"
+	assert_output '[2,20]'
+}
+
 @test "bench: a missing kabi or input is trouble" {
 	run -2 --separate-stderr "$BENCH" -o "$T/empty" --tiny-only a b
 	assert_equal "$stderr" "bench.sh: no '$T/empty/kabi': run 'make' first"

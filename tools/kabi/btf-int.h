@@ -54,7 +54,8 @@ struct breader {
 	bool *anon_used;	/* anonymous enums materialised by a use */
 	const char *(*memo)[2]; /* names per id and mode, when context free */
 	struct hset names;	/* of struct name_ent */
-	bool ctx_used; /* the spelling under way named by its context */
+	bool ctx_used;	   /* the spelling under way named by its context */
+	bool typedef_seen; /* ... met a typedef (or may have) */
 	uint32_t active[KABI_MAX_TYPE_DEPTH]; /* anonymous ones being emitted */
 	unsigned nactive;
 	uint32_t spelling[KABI_MAX_TYPE_DEPTH + 1];

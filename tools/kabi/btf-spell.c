@@ -129,6 +129,16 @@ static void anon_name(struct breader *r, uint32_t id, enum bname_mode mode,
 		anon_emit(r, id, name, ctx);
 }
 
+/* A parameter's spelling from the memo; whether it holds a typedef shows
+ * in the other mode's entry, which is the same string when it does not. */
+static void params_memo(struct breader *r, uint32_t id, enum bname_mode mode,
+			struct sb *out)
+{
+	if (r->memo[id][B_AS_WRITTEN] != r->memo[id][B_RESOLVED])
+		r->typedef_seen = true;
+	sb_add(out, r->memo[id][mode]);
+}
+
 static void params_decl(struct breader *r, const struct btf_type *t,
 			enum bname_mode mode, const struct bctx *ctx,
 			struct sb *out)
@@ -141,6 +151,8 @@ static void params_decl(struct breader *r, const struct btf_type *t,
 		sb_add(out, i ? ", " : "");
 		if (i + 1 == n && !p[i].type && !p[i].name_off)
 			sb_add(out, "...");
+		else if (r->memo[p[i].type][mode])
+			params_memo(r, p[i].type, mode, out);
 		else
 			bdecl(r, p[i].type, mode, ctx, "", out, 0);
 	}
@@ -222,6 +234,7 @@ static int named_decl(struct breader *r, uint32_t id, const struct btf_type *t,
 	if (btf_is_int(t) || btf_is_float(t)) {
 		base_name(r, t, out);
 	} else if (btf_is_typedef(t)) {
+		r->typedef_seen = true;
 		sb_add(out, name ? name : "<anon>");
 	} else if (btf_is_composite(t) || btf_is_any_enum(t) || btf_is_fwd(t)) {
 		if (name || btf_is_fwd(t))
@@ -362,7 +375,7 @@ static void bdecl(struct breader *r, uint32_t id, enum bname_mode mode,
 const char *btf_type_name(struct breader *r, uint32_t id, enum bname_mode mode,
 			  const struct bctx *ctx)
 {
-	bool outer = r->ctx_used;
+	bool outer = r->ctx_used, outer_td = r->typedef_seen;
 	const char *s;
 	struct sb *out;
 
@@ -371,11 +384,17 @@ const char *btf_type_name(struct breader *r, uint32_t id, enum bname_mode mode,
 	if (r->depth == 0)
 		r->steps = 0;
 	r->ctx_used = false;
+	r->typedef_seen = false;
 	out = scratch(r, r->depth, SCR_OUT);
 	bdecl(r, id, mode, ctx, "", out, 0);
 	s = bintern(r, sb_str(out), out->len);
-	if (!r->ctx_used && !r->failed)
+	if (!r->ctx_used && !r->failed) {
 		r->memo[id][mode] = s;
+		/* only typedefs spell differently resolved */
+		if (mode == B_AS_WRITTEN && !r->typedef_seen)
+			r->memo[id][B_RESOLVED] = s;
+	}
 	r->ctx_used |= outer;
+	r->typedef_seen |= outer_td;
 	return s;
 }

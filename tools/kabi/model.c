@@ -419,17 +419,49 @@ void model_merge(struct model *dst, const struct model *src)
 		add(dst, src->types[i], true);
 }
 
-static int ktype_qcmp(const void *a, const void *b)
+/* A type with the start of its sort order in one number: the kind, then
+ * the first seven bytes of the name as strcmp orders them.  Most pairs
+ * differ there, and are told apart without following two pointers. */
+struct sort_key {
+	uint64_t key;
+	struct ktype *t;
+};
+
+static uint64_t sort_key_of(const struct ktype *t)
 {
-	return ktype_cmp(*(struct ktype *const *)a, *(struct ktype *const *)b);
+	uint64_t k = (uint64_t)t->kind << 56;
+	const unsigned char *s = (const unsigned char *)t->name;
+	int i;
+
+	for (i = 0; s && i < 7 && s[i]; i++)
+		k |= (uint64_t)s[i] << (48 - 8 * i);
+	return k;
+}
+
+static int sort_key_cmp(const void *a, const void *b)
+{
+	const struct sort_key *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return ktype_cmp(x->t, y->t);
 }
 
 void model_sort(struct model *m)
 {
+	struct sort_key *v;
 	size_t i;
 
-	if (m->ntypes)
-		qsort(m->types, m->ntypes, sizeof(*m->types), ktype_qcmp);
+	if (m->ntypes) {
+		v = xmalloc(m->ntypes * sizeof(*v));
+		for (i = 0; i < m->ntypes; i++)
+			v[i] = (struct sort_key){ sort_key_of(m->types[i]),
+						  m->types[i] };
+		qsort(v, m->ntypes, sizeof(*v), sort_key_cmp);
+		for (i = 0; i < m->ntypes; i++)
+			m->types[i] = v[i].t;
+		free(v);
+	}
 	hset_clear(&m->set);
 	for (i = 0; i < m->ntypes; i++)
 		*(uint32_t *)hset_find(&m->set, m->types[i]->hash, idx_used,
