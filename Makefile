@@ -206,7 +206,8 @@ clean:
 help:
 	@echo 'Targets:'
 	@echo '  all       build the tools (kabi) into $$(O)'
-	@echo '  parity    build the default kernel with GCC and Clang and diff layouts'
+	@echo '  parity    build every target with GCC and Clang, boot each into toybox to run KUnit'
+	@echo '            and the kselftests from a disk, compare the tests and diff the layouts'
 	@echo '  compiler-bugs  run the compiler-bug cases with every installed compiler and target'
 	@echo '  probes    the same as compiler-bugs (COMPILERS= narrows it)'
 	@echo '  check     install test dependencies and run every test'
@@ -226,7 +227,7 @@ help:
 	@echo '  install   install kabi, the overlay, the series and the scripts under $$(DESTDIR)$$(PREFIX)'
 	@echo '  clean     remove tool builds (kernel builds under $$(O)/kernel stay)'
 	@echo 'Settings: O=DIR V=1 CC=gcc|clang SANITIZE=1 PREFIX= DESTDIR='
-	@echo '          TARGETS= COMPILERS= TESTS=none|kunit|all LLVM=-N KSRC=DIR (parity)'
+	@echo '          TARGETS= COMPILERS= TESTS=none|kunit|kselftest|all LLVM=-N KSRC=DIR (parity)'
 	@echo '          SRC=DIR PATCHES=DIR (series-*) JSON=1 (series-check) FRESH=1 DISCARD=1 (series-tree)'
 	@echo '          TARGET= COMPILERS= (series-bisect) PHASE=before|after COMPILERS= (series-survey)'
 	@echo '          COMPILERS=all|NAME... (parity, probes, series-*; scripts/targets/compilers.list)'

@@ -56,7 +56,8 @@ to BUILDDIR/report/.
                 (default: gcc clang)
   -T SECONDS    time limit for each boot (default: 120)
   -k TESTS      which tests' results to judge, one of: $KNOWN_TESTS
-                (default: all, which is kunit today)
+                (default: all, KUnit's at boot and the kselftests from
+                each cell's disk)
 Environment: LLVM=1|-N|DIR/ selects the clang (default 1), V=1 shows full
 commands, KSRC=DIR uses an existing kernel tree, DIST=distcc|icecc builds
 on a farm (Documentation/build-farm.md).
@@ -215,6 +216,8 @@ build_cell() {
 "
 	fi
 
+	disk=""
+	[ "$bstat" != pass ] || cell_disk "$target" "$compiler"
 	if [ "$bstat" = pass ] && [ -n "$initrd" ]; then
 		start=$(date +%s)
 		rc=0
@@ -269,8 +272,9 @@ build_cell() {
 }
 
 # cell_disk TARGET COMPILER: the cell's kselftest disk in $disk when the
-# kselftests are judged (scripts/kselftest.sh); a disk that cannot be
-# made fails the run, and the cell boots without it
+# kselftests are judged (scripts/kselftest.sh), made once its kernel has
+# built; a disk that cannot be made fails the run, and the cell boots
+# without it
 cell_disk() {
 	disk=""
 	case " $kinds " in
@@ -281,6 +285,18 @@ cell_disk() {
 	disk=""
 	failures="$failures$1/$(suffix "$2") kselftest: cannot build the disk (scripts/kselftest.sh -o $build -t $1 -c $2)
 "
+}
+
+# collections TARGET: the kselftest collections TARGET's disk holds, when
+# the kselftests are judged, separated by spaces
+collections() {
+	case " $kinds " in
+	*" kselftest "*) ;;
+	*) return 0 ;;
+	esac
+	awk -v target="$1" -f "$TOPDIR/scripts/lib/kselftest-list.awk" \
+		"${KPARITY_KSELFTEST_LIST:-$TOPDIR/scripts/targets/kselftest.list}" |
+		awk '!seen[$1]++ { printf "%s%s", sep, $1; sep = " " }'
 }
 
 # cell_tests TARGET COMPILER SUFFIX KERNELDIR BOOTSTATUS VERDICT: the
@@ -300,7 +316,8 @@ cell_tests() {
 	# a boot that failed before QEMU ran has no log: say so, and go on
 	"$TOPDIR/scripts/ktap.sh" $hang "$4/boot.log" >"$out.lines" 2>/dev/null ||
 		echo "# no console log '$4/boot.log'" >"$out.lines"
-	jq -R -s --arg kinds "$kinds" -f "$TOPDIR/scripts/lib/parity-tests.jq" "$out.lines" >"$out"
+	jq -R -s --arg kinds "$kinds" --arg kselftest "$(collections "$1")" \
+		-f "$TOPDIR/scripts/lib/parity-tests.jq" "$out.lines" >"$out"
 	if [ "$5" = pass ] && ! grep -q -v '^# ' "$out.lines"; then
 		failures="$failures$1/$3 tests: no KUnit results on the console ($(grep -m 1 '^# ' "$out.lines" | cut -c 3-))
 "
@@ -593,10 +610,7 @@ check_lists() {
 	case "$tests" in
 	none) kinds="" ;;
 	kunit) kinds=kunit ;;
-	kselftest) kinds="kunit kselftest" ;;
-	# the kselftest disk joins 'all' once it has booted on every target
-	# (Documentation/guest-tests.md)
-	all) kinds=kunit ;;
+	kselftest | all) kinds="kunit kselftest" ;;
 	esac
 	# a malformed list would otherwise only be found after every build
 	[ -r "$DIFFERENCES" ] || die "cannot read '$DIFFERENCES'"
@@ -658,7 +672,6 @@ main() {
 				initrd_ok=1
 			[ "$initrd_ok" = 1 ] || initrd=""
 			initrd="${initrd:+$build/initramfs/$target-$(suffix "$compiler")/initramfs.cpio}"
-			cell_disk "$target" "$compiler"
 			build_cell "$target" "$compiler"
 		done
 		compare_all "$target"

@@ -55,7 +55,8 @@ files_under() {
 @test "make: help lists the targets" {
 	run -0 make -C "$TOP" --no-print-directory help
 	assert_line "  check     install test dependencies and run every test"
-	assert_line "  parity    build the default kernel with GCC and Clang and diff layouts"
+	assert_line "  parity    build every target with GCC and Clang, boot each into toybox to run KUnit"
+	assert_line "            and the kselftests from a disk, compare the tests and diff the layouts"
 }
 
 @test "make: clean removes the tool builds" {

@@ -88,6 +88,35 @@ target() {
 	assert_output '<tr><td>stackinit.test_u8_zero</td><td class="pass">pass</td><td class="fail">fail</td><td class="fail">DIFFERS</td></tr>'
 }
 
+@test "parity-tests: with the disk's collections, KUnit's and the kselftests' counts apart, in report.md" {
+	# one console as a cell prints it: KUnit's document, then the kselftests'
+	cat "$F/gcc.log" "$BATS_TEST_DIRNAME/fixtures/ktap/kselftest.log" >"$T/both.log"
+	"$TOP/scripts/ktap.sh" "$T/both.log" >"$T/both.lines"
+	jq -R -s --arg kinds "kunit kselftest" --arg kselftest "size kcmp timers futex breakpoints" \
+		-f "$L/parity-tests.jq" "$T/both.lines" >"$T/both.json"
+	run -0 jq -c '[.counts, .by_kind]' "$T/both.json"
+	assert_output '[{"pass":14,"fail":5,"skip":1,"timeout":0,"not-run":0},{"kunit":{"pass":4,"fail":1,"skip":1,"timeout":0,"not-run":0},"kselftest":{"pass":10,"fail":4,"skip":0,"timeout":0,"not-run":0}}]'
+	# without the collections there is no split
+	run -0 jq -R -s -c --arg kinds kunit -f "$L/parity-tests.jq" "$T/both.lines"
+	refute_output --partial by_kind
+	jq --slurpfile c "$T/both.json" '.matrix[0] | .cells[0].tests = $c[0] | .cells[1].tests = $c[0]' \
+		"$BATS_TEST_DIRNAME/fixtures/report/report.json" >"$T/in.json"
+	jq --rawfile known "$F/known.list" -f "$L/parity-tests-target.jq" "$T/in.json" >"$T/target.json"
+	jq --slurpfile t "$T/target.json" '.matrix[0] = $t[0]' \
+		"$BATS_TEST_DIRNAME/fixtures/report/report.json" >"$T/report.json"
+	"$TOP/scripts/report.sh" "$T/report.json" "$T"
+	run -0 grep -A 2 '^x86_64/clang ' "$T/report.md"
+	assert_output "x86_64/clang        #####################--xxxxxxx 14 pass, 5 fail, 1 skip, 0 timeout, 0 not-run
+  KUnit             4 pass, 1 fail, 1 skip, 0 timeout, 0 not-run
+  kselftest         10 pass, 4 fail, 0 skip, 0 timeout, 0 not-run"
+	run -0 grep -o '<th>x86_64/[a-z]*</th>\|<br>[^<]*' "$T/report.html"
+	assert_output "$(printf '%s\n' '<th>x86_64/gcc</th>' \
+		'<br>KUnit: 4 pass, 1 fail, 1 skip, 0 timeout, 0 not-run' \
+		'<br>kselftest: 10 pass, 4 fail, 0 skip, 0 timeout, 0 not-run' '<th>x86_64/clang</th>' \
+		'<br>KUnit: 4 pass, 1 fail, 1 skip, 0 timeout, 0 not-run' \
+		'<br>kselftest: 10 pass, 4 fail, 0 skip, 0 timeout, 0 not-run')"
+}
+
 @test "parity-tests: an unknown TESTS value is a usage error" {
 	run -2 --separate-stderr "$TOP/scripts/parity.sh" -o "$T" -k unit
 	assert_output ""

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-only
 # The parity run end to end: every target built with gcc and clang (cached
-# in $KPARITY_BUILD/kernel/ after the first run), booted, diffed, reported.
+# in $KPARITY_BUILD/kernel/ after the first run), booted with its KUnit
+# suites and its kselftest disk (the default, TESTS=all), diffed, reported.
 # The tests run in order; the full run comes after the failing ones so
 # that its report is the one left behind.
 
@@ -76,7 +77,9 @@ setup() {
 }
 
 @test "parity: x86_64 with clang-22, against gcc, the reference" {
-	run -0 --separate-stderr "$TOP/scripts/parity.sh" -o "$BUILD" -t x86_64 -c gcc,clang-22
+	# the layouts are the point here: KUnit's tests only, no kselftest disk
+	# (the default run below boots every cell with one)
+	run -0 --separate-stderr "$TOP/scripts/parity.sh" -o "$BUILD" -t x86_64 -c gcc,clang-22 -k kunit
 	assert_output "parity: PASS 1 targets x 2 compilers built and booted, no incompatible layout difference; report in $BUILD/report/report.html"
 	local q='[.reference, .findings, (.matrix[0].cells[] | [.name, .build.status, .boot.status, .warnings.warnings, .warnings.errors]),
 		(.matrix[0].kabi_vs_ref[] | [.old, .new, .status, .summary.incompatible]), .matrix[0].kabi_versions]'
@@ -134,20 +137,35 @@ setup() {
 }
 
 @test "parity: every cell ran the seven KUnit suites, and no test differs between compilers" {
-	local q7='.matrix[].cells[] | [.name, ([.tests.results[].name | split(".")[0]] | unique | join(" "))] | @tsv'
+	# KUnit's 95 results come first: the kernel runs them before /init
+	local q7='.matrix[].cells[] | [.name, ([.tests.results[:95][].name | split(".")[0]] | unique | join(" "))] | @tsv'
 	run -0 jq -r "$q7" "$R"
 	local s="bitfields bits-test fortify is_signed_type memcpy overflow stackinit"
 	assert_output "$(printf '%s\t%s\n' arm-vexpress/gcc "$s" arm-vexpress/clang "$s" \
 		arm64-virt/gcc "$s" arm64-virt/clang "$s" x86_64/gcc "$s" x86_64/clang "$s")"
 	run -0 jq -r '.matrix[] | "\(.name) \(.tests.differs) \(.tests.rows | length)"' "$R"
-	assert_output "$(printf '%s\n' "arm-vexpress 0 95" "arm64-virt 0 95" "x86_64 0 95")"
+	assert_output "$(printf '%s\n' "arm-vexpress 0 105" "arm64-virt 0 108" "x86_64 0 108")"
 }
 
-@test "parity: the KUnit counts of arm-vexpress, and the tests skipped there" {
-	local q8='.matrix[0].cells[] | [.name, (.tests.counts | .pass, .fail, .skip, .timeout, ."not-run")] | @tsv'
+@test "parity: every cell ran its kselftests from its disk, GCC's and Clang's alike" {
+	local t c q='.matrix[].cells[] | select(.name == $n) | .tests.results[95:][] | "\(.name) \(.status)"'
+	for t in arm-vexpress arm64-virt x86_64; do
+		for c in gcc clang; do
+			run -0 grep -c '^kparity-init: ok mount kselftest disk /dev/' "$BUILD/kernel/$t-$c/boot.log"
+			assert_output 1
+			run -0 jq -r --arg n "$t/$c" "$q" "$R"
+			assert_output "$(cat "$TOP/tests/fixtures/kselftest/$t.expected")"
+		done
+	done
+}
+
+@test "parity: the test counts of every cell, and the tests skipped on arm-vexpress" {
+	local q8='.matrix[].cells[] | [.name, (.tests.counts | .pass, .fail, .skip, .timeout, ."not-run")] | @tsv'
 	run -0 jq -r "$q8" "$R"
 	assert_output "$(printf '%s\t%s\t%s\t%s\t%s\t%s\n' \
-		arm-vexpress/gcc 90 0 5 0 0 arm-vexpress/clang 90 0 5 0 0)"
+		arm-vexpress/gcc 100 0 5 0 0 arm-vexpress/clang 100 0 5 0 0 \
+		arm64-virt/gcc 103 0 5 0 0 arm64-virt/clang 103 0 5 0 0 \
+		x86_64/gcc 103 0 5 0 0 x86_64/clang 103 0 5 0 0)"
 	run -0 sed -n '/^## arm-vexpress$/,/^## arm64-virt$/{/^| stackinit\.[a-z_0-9]* | skip | /p}' "$BUILD/report/report.md"
 	assert_output "$(printf '| stackinit.%s | skip | skip |  |\n' \
 		test_small_hole_assigned_copy test_big_hole_assigned_copy test_trailing_hole_assigned_copy \
@@ -158,6 +176,7 @@ setup() {
 	run -0 merged "$TOP/scripts/parity.sh" -o "$BUILD"
 	refute_line --partial "  CONFIG  "
 	refute_line --partial "  INITRD  "
+	refute_line --partial "  KSFT    "
 	assert_line "  BUILD   x86_64/gcc  up to date"
 	assert_line "  BUILD   arm-vexpress/clang  up to date"
 	assert_line "  BUILD   arm64-virt/gcc  up to date"

@@ -10,7 +10,8 @@
 # A test that differs is "known" when the list has a line
 # "TARGET|* SUITE.TEST REFERENCE REASON..." for it, else it "differs".
 # Rows come in this order: differs, known, failing under every compiler,
-# the rest; each group in the order of the consoles.
+# the rest; each group in the order of the consoles. "by_kind" holds each
+# compiler's KUnit and kselftest counts apart, when the cells have them.
 
 def known_list: $known | split("\n")
 	| map(select(test("^[[:space:]]*(#|$)") | not)
@@ -41,4 +42,6 @@ def rank: if .parity == "differs" then 0 elif .parity == "known" then 1
 	   notes: ($cells | map({key: .compiler, value: .tests.notes}) | from_entries),
 	   differs: [$rows[] | select(.parity == "differs")] | length,
 	   rows: $rows}
+	| ($cells | map(select(.tests.by_kind) | {key: .compiler, value: .tests.by_kind})) as $k
+	| if ($k | length) == 0 then . else . + {by_kind: ($k | from_entries)} end
 	end)}

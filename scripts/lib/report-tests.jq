@@ -18,6 +18,8 @@ def bar($w): . as $c | tests_total as $t
 		+ ([range(0; $s)] | map("-") | join(""))
 		+ ([range(0; [$w - $p - $s, 0] | max)] | map("x") | join(""))
 		| .[0:$w] end;
+# kinds: a cell's by_kind counts as [NAME, COUNTS-TEXT], one per kind
+def kinds: [["KUnit", .kunit], ["kselftest", .kselftest]][] | [.[0], (.[1] | counts_text)];
 def row_cells($t): . as $r | $t.tests.compilers | map($r.status[.]);
 def parity_text: if .parity == "differs" then "DIFFERS"
 	elif .parity == "known" then "known: \(.reason) (\(.reference))"
@@ -39,8 +41,9 @@ def tests_overview_md:
 	"",
 	"```",
 	(.matrix[] | select(.tests != null) | .name as $n | .tests as $t | $t.compilers[]
-		| "\($n)/\(.)" as $l | $t.counts[.]
-		| "\($l)\(" " * ([20 - ($l | length), 1] | max))\(bar(30)) \(counts_text)"),
+		| "\($n)/\(.)" as $l | . as $c
+		| ($t.counts[$c] | "\($l)\(" " * ([20 - ($l | length), 1] | max))\(bar(30)) \(counts_text)"),
+		  ($t.by_kind[$c] // empty | kinds | "  \(.[0])\(" " * (18 - (.[0] | length)))\(.[1])")),
 	"```",
 	""
 	end;
@@ -73,12 +76,14 @@ def tests_overview_html:
 	end),
 	"<table class=\"counts\"><tr><th>cell</th><th>results</th><th>counts</th></tr>"
 	+ ([.matrix[] | select(.tests != null) | .name as $n | .tests as $t | $t.compilers[]
-		| $t.counts[.] as $c | ($c | tests_total) as $total
+		| . as $comp | $t.counts[.] as $c | ($c | tests_total) as $total
 		| "<tr><th>\($n | @html)/\(@html)</th><td><div class=\"bar\">"
 		+ ([tests_statuses[] | select(($c[.] // 0) > 0)
 			| "<span class=\"\(tests_cls)\" style=\"width:\($c[.] * 300 / $total | floor)px\" title=\"\($c[.]) \(.)\"></span>"]
 		   | join(""))
-		+ "</div></td><td>\($c | counts_text)</td></tr>"] | join(""))
+		+ "</div></td><td>\($c | counts_text)"
+		+ ($t.by_kind[$comp] // null | if . == null then "" else [kinds | "<br>" + ("\(.[0]): \(.[1])" | @html)] | join("") end)
+		+ "</td></tr>"] | join(""))
 	+ "</table>"
 	end;
 
