@@ -132,7 +132,8 @@ kernel_flags() {
 }
 
 # module_objects: the objects of every module of the build's modules.order
-# (each module's .mod file lists them).
+# (each module's .mod file lists them), and the module's MODULE.mod.o,
+# compiled from the MODULE.mod.c modpost writes.
 module_objects() {
 	local ko mod
 
@@ -141,6 +142,7 @@ module_objects() {
 		mod="$bdir/${ko%.*}.mod"
 		[ -f "$mod" ] || die "'$bdir/modules.order' names '$ko', but there is no '$mod'"
 		tr ' ' '\n' <"$mod" | grep -e '\.o$' || :
+		printf '%s\n' "${ko%.*}.mod.o"
 	done <"$bdir/modules.order"
 }
 

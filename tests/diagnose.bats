@@ -75,7 +75,8 @@ fake_build() {
 # stale_build DIR: fake_build's, reconfigured: a.c in vmlinux.a, lib/l.c
 # in lib/lib.a, the EFI stub's s.c (objcopy makes s.stub.o, which its
 # lib.a holds), the boot code's arch/x86/boot/b.c linked into setup.elf,
-# link-vmlinux.sh's init/version-timestamp.c, module drivers/m.c; and two
+# link-vmlinux.sh's init/version-timestamp.c, module drivers/m.c and the
+# drivers/m.mod.c modpost writes for it; and two
 # units' .cmd files left from an older configuration: fs/no-block.c and
 # drivers/old1.c, the part of a module no longer built (its ld -r and its
 # .ko link are left too)
@@ -87,9 +88,9 @@ stale_build() {
 	printf '%s\n' '	objs="${objs} .vmlinux.export.o"' '	objs="${objs} init/version-timestamp.o"' \
 		>"$s/scripts/link-vmlinux.sh"
 	for u in a lib/l drivers/firmware/efi/libstub/s arch/x86/boot/b init/version-timestamp drivers/m \
-		fs/no-block drivers/old1; do
+		drivers/m.mod fs/no-block drivers/old1; do
 		mkdir -p "$(dirname "$s/$u")" "$(dirname "$b/$u")"
-		echo "int ${u##*/};" | tr -- - _ >"$s/$u.c"
+		echo "int ${u##*/};" | tr -- -. __ >"$s/$u.c"
 		: >"$b/$u.o"
 		units="$units $u"
 	done
@@ -122,7 +123,7 @@ stale_build() {
 		"STALE   2 units no longer built, not replayed: fs/no-block.c drivers/old1.c"
 	run -0 jq -c '[.units.replayed, .units.stale_not_replayed, .units.ok, .stale, (.slowest | map(.unit) | sort)]' \
 		"$BATS_TEST_TMPDIR/out/diagnose.json"
-	assert_output '[6,2,6,["drivers/old1.c","fs/no-block.c"],["a.c","arch/x86/boot/b.c","drivers/firmware/efi/libstub/s.c","drivers/m.c","init/version-timestamp.c","lib/l.c"]]'
+	assert_output '[7,2,7,["drivers/old1.c","fs/no-block.c"],["a.c","arch/x86/boot/b.c","drivers/firmware/efi/libstub/s.c","drivers/m.c","drivers/m.mod.c","init/version-timestamp.c","lib/l.c"]]'
 }
 
 # sorted CMD...: CMD's output, sorted (diagnose-linked.awk's order is awk's)
