@@ -131,16 +131,80 @@ kernel_flags() {
 	printf '%s\n' "${words# }"
 }
 
+# module_objects: the objects of every module of the build's modules.order
+# (each module's .mod file lists them), and the module's MODULE.mod.o,
+# compiled from the MODULE.mod.c modpost writes.
+module_objects() {
+	local ko mod
+
+	[ -f "$bdir/modules.order" ] || return 0
+	while IFS= read -r ko; do
+		mod="$bdir/${ko%.*}.mod"
+		[ -f "$mod" ] || die "'$bdir/modules.order' names '$ko', but there is no '$mod'"
+		tr ' ' '\n' <"$mod" | grep -e '\.o$' || :
+		printf '%s\n' "${ko%.*}.mod.o"
+	done <"$bdir/modules.order"
+}
+
+# linked OUT: OUT/linked, the objects the build still uses
+# (scripts/lib/diagnose-linked.awk): reached from its link commands, the
+# archives they name (listed with ar t, until no new archive turns up),
+# the modules, and the objects link-vmlinux.sh links itself.
+linked() {
+	local out="$1" a vl="$srcdir/scripts/link-vmlinux.sh"
+
+	(cd "$bdir" && find . -name '.*.cmd' -type f -exec awk '/^(saved)?cmd_/ { print; nextfile }' {} +) \
+		>"$out/cmdlines" || die "cannot read the .cmd files of '$bdir'"
+	{
+		# shellcheck disable=SC2016 # the script's own ${objs}, not ours
+		[ ! -f "$vl" ] || sed -n 's/^[[:space:]]*objs="\${objs} \([^"]*\.o\)"$/\1/p' "$vl"
+		module_objects
+	} >"$out/roots"
+	: >"$out/archives"
+	while :; do
+		awk -v build="$bdir" -f "$LIB/diagnose-linked.awk" "$out/roots" "$out/cmdlines" >"$out/linked"
+		grep -e '\.a$' "$out/linked" | LC_ALL=C sort -u >"$out/archives.new" || :
+		for a in $(LC_ALL=C comm -13 "$out/archives" "$out/archives.new"); do
+			(cd "$bdir" && ar t "$a") >>"$out/roots" 2>"$out/ar.err" ||
+				die "cannot list the archive '$bdir/$a': $(head -n 1 "$out/ar.err")"
+		done
+		! cmp -s "$out/archives" "$out/archives.new" || break
+		mv "$out/archives.new" "$out/archives"
+	done
+	grep -q -e '\.o$' "$out/linked" ||
+		die "'$bdir' links no object: none of its .cmd files holds a link command"
+}
+
+# say_stale FILE: one line naming the units no longer built (the first
+# three; the report lists all).
+say_stale() {
+	local n f names=""
+
+	n=$(wc -l <"$1")
+	for f in $(head -n 3 "$1"); do
+		names="$names ${f#"$srcdir"/}"
+	done
+	[ "$n" -le 3 ] || names="$names ..."
+	step STALE "$n units no longer built, not replayed:$names"
+}
+
 # units OUT: OUT/units.tsv (INDEX DIR FILE COMMAND) of the kernel's own
-# units: the host programs' commands lack -nostdinc and are not replayed.
+# units: the host programs' commands lack -nostdinc and are not replayed,
+# and a unit whose object the build no longer uses (its .cmd file outlived
+# the option that built it) is listed in OUT/stale and not replayed.
 units() {
 	local out="$1" missing
 
 	jq -r 'to_entries[] | [.key, .value.directory, .value.file, .value.command] | @tsv' \
 		"$ccjson" >"$out/all.tsv" || die "'$ccjson' is not a compile_commands.json"
-	grep -e ' -nostdinc ' "$out/all.tsv" >"$out/units.tsv" || :
-	[ -s "$out/units.tsv" ] || die "'$ccjson' holds no kernel compile command"
-	nhost=$(($(wc -l <"$out/all.tsv") - $(wc -l <"$out/units.tsv")))
+	grep -e ' -nostdinc ' "$out/all.tsv" >"$out/kernel.tsv" || :
+	[ -s "$out/kernel.tsv" ] || die "'$ccjson' holds no kernel compile command"
+	nhost=$(($(wc -l <"$out/all.tsv") - $(wc -l <"$out/kernel.tsv")))
+	linked "$out"
+	: >"$out/stale"
+	awk -F '\t' -v stale="$out/stale" -f "$LIB/diagnose-live.awk" "$out/linked" "$out/kernel.tsv" >"$out/units.tsv"
+	[ -s "$out/units.tsv" ] || die "no unit of '$ccjson' is linked into '$bdir' (all $(wc -l <"$out/stale") are left from older builds)"
+	[ ! -s "$out/stale" ] || say_stale "$out/stale"
 	missing=$(cut -f3 "$out/units.tsv" | while IFS= read -r f; do
 		[ -f "$f" ] || printf '%s\n' "$f"
 	done)
@@ -227,6 +291,7 @@ triage() {
 		--arg clang "$cc_bin" --arg clang_version "$("$cc_bin" --version | head -n 1)" \
 		--arg target "$target" --arg level "$wlevel" --arg src "$srcdir" \
 		--argjson host "$nhost" --argjson sets "$nsets" --arg dropped_gcc "$dropped_gcc" \
+		--rawfile stale "$out/stale" \
 		--argjson replay_secs "$replay_secs" \
 		--arg build_secs "$(cat "$b/build.seconds" 2>/dev/null || :)" \
 		--rawfile clang_tsv "$out/clang.tsv" --rawfile gcc_tsv "$out/gcc.tsv" \
@@ -303,7 +368,7 @@ main() {
 	esac
 	compiler_select "$compiler"
 	command -v "$cc_bin" >/dev/null 2>&1 || die "no compiler '$cc_bin' (install it, or name another with -c or LLVM=)"
-	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" jq make || exit 2
+	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" jq make ar || exit 2
 	cc_major=$("$cc_bin" -dumpversion | cut -d. -f1)
 
 	if [ $# -eq 0 ]; then

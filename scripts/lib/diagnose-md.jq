@@ -18,7 +18,7 @@ def finding:
 "",
 "| both | only clang | only gcc | unparsable | crashed | units | replay | gcc build |",
 "|---|---|---|---|---|---|---|---|",
-"| \(.counts.both) | \(.counts.clang) | \(.counts.gcc) | \(.counts.unparsable) | \(.counts.crashed) | \(.units.replayed) (\(.units.flag_sets) flag sets; \(.units.host_not_replayed) host units not replayed) | \(.seconds.replay)s (Clang: \(.seconds.clang_cpu) CPU-s) | \(.seconds.gcc_build // "-")s |",
+"| \(.counts.both) | \(.counts.clang) | \(.counts.gcc) | \(.counts.unparsable) | \(.counts.crashed) | \(.units.replayed) (\(.units.flag_sets) flag sets; not replayed: \(.units.host_not_replayed) host units, \(.units.stale_not_replayed // 0) no longer built) | \(.seconds.replay)s (Clang: \(.seconds.clang_cpu) CPU-s) | \(.seconds.gcc_build // "-")s |",
 "",
 "## Only Clang, by flag",
 "",
@@ -47,6 +47,9 @@ def finding:
 "",
 (if (.unparsable | length) > 0 then
 	("## Units Clang cannot parse", "", (.unparsable[] | "- `\(.unit)`: \(.error)"), "") else empty end),
+(if (.stale // [] | length) > 0 then
+	("## Units no longer built", "", "Their .cmd files outlived the build's configuration; not replayed.", "",
+	 (.stale[] | "- `\(.)`"), "") else empty end),
 (if (.crashes | length) > 0 then
 	("## Clang crashes", "", (.crashes[] | "- `\(.unit)`: \(.message)", "  - reproduce: `\(.reproduce)`",
 	 (.files[] | "  - reproducer: `\(.)`")), "") else empty end),

@@ -11,6 +11,7 @@
 #   $decisions   SET UNITS FLAG DECISION NEW CLASS WHY (flag-translate.sh -a)
 #   $commands    INDEX DIR FILE CLANG-COMMAND
 #   $cpu         UNIT SECONDS, Clang's CPU time per unit
+#   $stale       the units no longer built, one a line
 #   $src         the kernel tree (unit names are relative to it)
 
 include "diagnose-lib";
@@ -50,6 +51,7 @@ include "diagnose-lib";
    | sort_by(.flag)) as $flags
 | ([$f[] | select(.group == "clang")]) as $conly
 | [rows($cpu)[] | {unit: (.[0] | rel($src)), seconds: (.[1] | tonumber)}] as $cpus
+| [rows($stale)[] | .[0] | rel($src)] as $stales
 | {schema: 1,
    tool: "kparity diagnose",
    kernel: $kernel,
@@ -57,7 +59,8 @@ include "diagnose-lib";
    cell: $cell,
    clang: {command: $clang, version: $clang_version, target: $target},
    level: $level,
-   units: {replayed: ($u | length), host_not_replayed: $host, flag_sets: $sets,
+   units: {replayed: ($u | length), host_not_replayed: $host,
+	   stale_not_replayed: ($stales | length), flag_sets: $sets,
 	   ok: ([$u[] | select(.status == "ok")] | length),
 	   unparsable: ($bad | length), crashed: ($crash | length)},
    seconds: {replay: $replay_secs, clang_cpu: ($cpus | map(.seconds) | add // 0 | . * 1000 | round / 1000),
@@ -71,4 +74,5 @@ include "diagnose-lib";
    findings: $f,
    gcc_only: $gonly,
    unparsable: $bad,
-   crashes: $crash}
+   crashes: $crash,
+   stale: ($stales | sort)}
