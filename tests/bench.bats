@@ -19,6 +19,16 @@ small_pair() {
 	cc_obj gcc "$T/new.o" tests/fixtures/bench/changed.c -DV2
 }
 
+# small_btf: new.btf, pahole's BTF of the bench fixture, and the tools
+# the BTF rows need
+small_btf() {
+	need_anchors
+	need_tool bpftool
+	need_tool jq
+	cc_obj gcc "$T/new.o" tests/fixtures/bench/changed.c -DV2
+	pahole -J --btf_encode_detached="$T/new.btf" "$T/new.o"
+}
+
 # need_anchors: the tools bench.sh measures kabi against
 need_anchors() {
 	need_tool pahole
@@ -54,11 +64,7 @@ need_anchors() {
 }
 
 @test "bench: --btf-only measures and checks kabi, pahole and bpftool on a BTF file" {
-	need_anchors
-	need_tool bpftool
-	need_tool jq
-	cc_obj gcc "$T/new.o" tests/fixtures/bench/changed.c -DV2
-	pahole -J --btf_encode_detached="$T/new.btf" "$T/new.o"
+	small_btf
 	run -0 --separate-stderr "$BENCH" -o "$T/b" -n 2 --btf-only "$T/new.btf"
 	assert_line --index 0 "row             wall s   cpu s  rss MB | anchor   wall s   cpu s  rss MB |  wall x  rss x  verdict"
 	assert_line --index 1 --regexp '^dump btf +[0-9.]+ +[0-9.]+ +[0-9]+ \| pahole +[0-9.]+ +[0-9.]+ +[0-9]+ \| +([0-9.]+|-) +([0-9.]+|-)  info$'
@@ -73,11 +79,7 @@ need_anchors() {
 }
 
 @test "bench: a BTF measurement is 20 runs in a row, kabi's kept output one more" {
-	need_anchors
-	need_tool bpftool
-	need_tool jq
-	cc_obj gcc "$T/new.o" tests/fixtures/bench/changed.c -DV2
-	pahole -J --btf_encode_detached="$T/new.btf" "$T/new.o"
+	small_btf
 	rm "$T/b/kabi" # the link to the real one
 	printf '#!/bin/sh\necho "$*" >>"%s"\necho "struct s"\n' "$T/calls" >"$T/b/kabi"
 	chmod +x "$T/b/kabi"
