@@ -53,6 +53,33 @@ target() {
 	assert_output '[["gcc","clang"],1,{"pass":4,"fail":1,"skip":1,"timeout":0,"not-run":0}]'
 }
 
+@test "parity-tests: a test that did not run in a cell whose boot failed is unjudged, not a difference" {
+	target "$F/known.list"
+	# overflow.u8_overflow_test passes under gcc and did not run under clang
+	jq '.cells[1].tests.results |= map(if .name == "overflow.u8_overflow_test" then .status = "not-run" else . end)' \
+		"$T/in.json" >"$T/cut.json"
+	jq '.cells[0].boot.status = "pass" | .cells[1].boot.status = "fail"' "$T/cut.json" >"$T/down.json"
+	run -0 jq -c --rawfile known "$F/known.list" -f "$L/parity-tests-target.jq" "$T/down.json"
+	assert_output --partial '"differs":1,'
+	assert_output --partial '{"test":"overflow.u8_overflow_test","status":{"gcc":"pass","clang":"not-run"},"parity":"unjudged","reason":"the boot of clang failed"}'
+	jq --rawfile known "$F/known.list" -f "$L/parity-tests-target.jq" "$T/down.json" >"$T/t.json"
+	jq --slurpfile t "$T/t.json" '.matrix[0] = $t[0]' \
+		"$BATS_TEST_DIRNAME/fixtures/report/report.json" >"$T/report.json"
+	"$TOP/scripts/report.sh" "$T/report.json" "$T"
+	run -0 grep -F 'overflow.u8_overflow_test' "$T/report.md"
+	assert_output "$(printf '%s\n' \
+		'- x86_64 overflow.u8_overflow_test: gcc pass, clang not-run (unjudged: the boot of clang failed)' \
+		'| overflow.u8_overflow_test | pass | not-run | unjudged: the boot of clang failed |')"
+	# the same console from a cell that booted is a difference
+	jq '.cells[].boot.status = "pass"' "$T/cut.json" >"$T/up.json"
+	run -0 jq -c --rawfile known "$F/known.list" -f "$L/parity-tests-target.jq" "$T/up.json"
+	assert_output --partial '"differs":2,'
+	assert_output --partial '{"test":"overflow.u8_overflow_test","status":{"gcc":"pass","clang":"not-run"},"parity":"differs"}'
+	# a failure is judged even in a cell whose boot failed
+	run -0 jq -r '.tests.rows[0] | [.test, .parity] | @tsv' "$T/target.json"
+	assert_output "$(printf 'stackinit.test_u8_zero\tdiffers')"
+}
+
 @test "parity-tests: a known list without a reason is refused with its line" {
 	printf 'x86_64 overflow.shift_sane_test https://example.org/x\n' >"$T/bad.list"
 	echo '{"name": "x86_64", "cells": []}' >"$T/in.json"

@@ -66,6 +66,9 @@ setup() {
 	assert_output '["fail",["pass","fail","hang: no verdict from the guest before the time limit"],["pass","fail","hang: no verdict from the guest before the time limit"],"pass"]'
 	run -0 grep -c '^Boot x86_64/.* failed: hang' "$BUILD/report/report.md"
 	assert_output "2"
+	# where each hung guest stopped in its tests is not judged
+	run -0 jq -c '.matrix[0].tests.differs' "$R"
+	assert_output "0"
 }
 
 @test "parity: a build that cannot start fails its cell, the others go on" {

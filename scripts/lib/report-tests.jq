@@ -23,6 +23,11 @@ def kinds: [["KUnit", .kunit], ["kselftest", .kselftest]][] | [.[0], (.[1] | cou
 def row_cells($t): . as $r | $t.tests.compilers | map($r.status[.]);
 def parity_text: if .parity == "differs" then "DIFFERS"
 	elif .parity == "known" then "known: \(.reason) (\(.reference))"
+	elif .parity == "unjudged" then "unjudged: \(.reason)"
+	else "" end;
+# why_text: after a differing test in the overview, why it is not a failure
+def why_text: if .parity == "known" then " (known: \(.reason); \(.reference))"
+	elif .parity == "unjudged" then " (unjudged: \(.reason))"
 	else "" end;
 def tests_differing: [.matrix[] | .name as $n | (.tests.rows // [])[]
 	| select(.parity != "same") | . + {target: $n}];
@@ -36,7 +41,7 @@ def tests_overview_md:
 		"Tests that differ between compilers:",
 		"",
 		($d[] | "- \(.target) \(.test): \(.status | to_entries | map("\(.key) \(.value)") | join(", "))"
-			+ (if .parity == "known" then " (known: \(.reason); \(.reference))" else "" end))
+			+ why_text)
 	end),
 	"",
 	"```",
@@ -71,7 +76,7 @@ def tests_overview_html:
 	(tests_differing as $d | if ($d | length) == 0 then "<p>No test differs between compilers.</p>" else
 		"<ul>" + ([$d[] | "<li><b>\(.target | @html) \(.test | @html)</b>: "
 			+ (.status | to_entries | map("\(.key) \(.value)") | join(", ") | @html)
-			+ (if .parity == "known" then " (known: \(.reason | @html); \(.reference | @html))" else "" end)
+			+ (why_text | @html)
 			+ "</li>"] | join("")) + "</ul>"
 	end),
 	"<table class=\"counts\"><tr><th>cell</th><th>results</th><th>counts</th></tr>"
@@ -97,7 +102,7 @@ def tests_target_html: . as $t |
 	"<table class=\"tests\"><tr><th>test</th>" + ([.tests.compilers[] | "<th>\(@html)</th>"] | join("")) + "<th>parity</th></tr>"
 	+ ([.tests.rows[] | "<tr><td>\(.test | @html)</td>"
 		+ ([row_cells($t)[] | "<td class=\"\(tests_cls)\">\(@html)</td>"] | join(""))
-		+ "<td class=\"\(if .parity == "differs" then "fail" elif .parity == "known" then "skip" else "" end)\">\(parity_text | @html)</td></tr>"]
+		+ "<td class=\"\(if .parity == "differs" then "fail" elif .parity != "same" then "skip" else "" end)\">\(parity_text | @html)</td></tr>"]
 	   | join(""))
 	+ "</table>"
 	end;
