@@ -144,6 +144,19 @@ target() {
 		'<br>kselftest: 10 pass, 4 fail, 0 skip, 0 timeout, 0 not-run')"
 }
 
+@test "parity-tests: the rest of a plan a panic cut off counts with the tests before it" {
+	# the panic in the kselftests: "#4.*" is the rest of their plan
+	"$TOP/scripts/ktap.sh" "$BATS_TEST_DIRNAME/fixtures/ktap/kselftest-panic.log" >"$T/ksft.lines"
+	run -0 jq -R -s -c --arg kinds "kunit kselftest" --arg kselftest "size timers futex" \
+		-f "$L/parity-tests.jq" "$T/ksft.lines"
+	assert_output --partial '"by_kind":{"kunit":{"pass":0,"fail":0,"skip":0,"timeout":0,"not-run":0},"kselftest":{"pass":1,"fail":0,"skip":0,"timeout":1,"not-run":2}}'
+	# the panic in KUnit: "#3.*" is the rest of KUnit's
+	"$TOP/scripts/ktap.sh" "$BATS_TEST_DIRNAME/fixtures/ktap/panic.log" >"$T/kunit.lines"
+	run -0 jq -R -s -c --arg kinds "kunit kselftest" --arg kselftest "size timers futex" \
+		-f "$L/parity-tests.jq" "$T/kunit.lines"
+	assert_output --partial '"by_kind":{"kunit":{"pass":3,"fail":0,"skip":0,"timeout":0,"not-run":4},"kselftest":{"pass":0,"fail":0,"skip":0,"timeout":0,"not-run":0}}'
+}
+
 @test "parity-tests: an unknown TESTS value is a usage error" {
 	run -2 --separate-stderr "$TOP/scripts/parity.sh" -o "$T" -k unit
 	assert_output ""
