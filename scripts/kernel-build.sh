@@ -23,6 +23,8 @@
 # compiles the file again, so the output of every successful build of the
 # directory is also kept in warnings.log, for warnings.sh (which counts a
 # repeated warning once; one fixed since lingers until the directory goes).
+# Configuring writes config.log afresh each time, so Kconfig's warnings are
+# always those of the configuration in place.
 #
 # Exit: 0 ok, 1 configuring or building failed, 2 trouble (usage, no tree,
 # no compiler).
@@ -129,7 +131,7 @@ configure() {
 	# warnings of the rest are still those already recorded.
 	[ -f "$objdir/vmlinux" ] || rm -f "$objdir/warnings.log"
 	"$TOPDIR/scripts/kernel-config.sh" -s "$srcdir" -O "$objdir" -b "$t_base" \
-		-l "$log" "$@" >/dev/null || exit
+		"$@" >/dev/null || exit
 	printf '%s\n' "$inputs" >"$stamp"
 }
 

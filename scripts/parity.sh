@@ -247,8 +247,11 @@ build_cell() {
 
 	wlog="$kdir/warnings.log"
 	[ "$bstat" = pass ] || wlog="$kdir/build.log"
+	# Kconfig's warnings are in config.log, of the configuration in place
+	set -- "$wlog"
+	[ ! -r "$kdir/config.log" ] || set -- "$kdir/config.log" "$wlog"
 	if [ -r "$wlog" ]; then
-		"$TOPDIR/scripts/warnings.sh" -j -s "$srcdir" "$wlog" >"$cells/$target-$compiler.warnings"
+		"$TOPDIR/scripts/warnings.sh" -j -s "$srcdir" "$@" >"$cells/$target-$compiler.warnings"
 	else
 		"$TOPDIR/scripts/warnings.sh" -j /dev/null >"$cells/$target-$compiler.warnings"
 	fi
