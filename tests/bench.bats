@@ -90,6 +90,25 @@ need_anchors() {
 	assert_output '[2,20]'
 }
 
+@test "bench: the timed DWARF runs write into /dev/null, the checks read runs of their own" {
+	need_anchors
+	small_pair
+	rm "$T/b/kabi" # the link to the real one
+	# a kabi that notes each call and where its output went, then runs the real one
+	printf '#!/bin/sh\necho "$* > $(readlink /proc/$$/fd/1)" >>"%s"\nexec "%s" "$@"\n' \
+		"$T/calls" "$KABI" >"$T/b/kabi"
+	chmod +x "$T/b/kabi"
+	run -0 --separate-stderr "$BENCH" -o "$T/b" -n 2 -t 60 --tiny-only "$T/old.o" "$T/new.o"
+	run -0 sed -e "s|$T/b/bench/[^ ]*|WORK|" -e "s|$T/||g" "$T/calls"
+	assert_output "$(printf '%s\n' \
+		'dump new.o > /dev/null' 'diff old.o new.o > /dev/null' \
+		'dump new.o > WORK' 'diff old.o new.o > WORK' \
+		'dump new.o > /dev/null' 'diff old.o new.o > /dev/null' \
+		'dump new.o > WORK' 'diff old.o new.o > WORK' \
+		'dump --threads 1 new.o > WORK' 'diff --threads 1 old.o new.o > WORK' \
+		'dump --type struct file_scope --type union file_scope --type struct local_only --type union local_only old.o new.o > WORK')"
+}
+
 @test "bench: a missing kabi or input is trouble" {
 	run -2 --separate-stderr "$BENCH" -o "$T/empty" --tiny-only a b
 	assert_equal "$stderr" "bench.sh: no '$T/empty/kabi': run 'make' first"
