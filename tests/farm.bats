@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Kernel builds on a build farm (DIST=distcc|icecc), against real daemons
 # on the loopback started by scripts/farm.sh: two distccd, an icecc
-# scheduler with two iceccd. A farm cell is the local x86_64 gcc cell
+# scheduler with two iceccd. A farm cell is a local x86_64 cell (gcc, clang)
 # copied, with the objects of init/ removed and compiled again on the farm
 # (an empty ccache, so that every one is compiled, and DISTCC_FALLBACK=0,
 # so that a compile distcc does not send fails), then linked: it must have
@@ -21,7 +21,7 @@ setup_file() {
 	export SRC
 	SRC=$(KPARITY_SRC_QUIET=1 "$TOP/scripts/kernel-src.sh" -o "$BUILD")
 	local c
-	for c in gcc; do
+	for c in gcc clang; do
 		nice -n 10 "$TOP/scripts/kernel-build.sh" -o "$BUILD" -t x86_64 -c "$c" -j 2 >/dev/null 2>&1
 	done
 }
@@ -195,10 +195,20 @@ dist_setup_sh() {
 }
 
 @test "farm: a gcc cell built on two distccd has the local cell's layouts, warnings and code" {
+	distcc_cell gcc
+}
+
+@test "farm: a clang cell (LLVM=1) built on two distccd has the local cell's layouts, warnings and code" {
+	distcc_cell clang
+}
+
+# distcc_cell COMPILER: the cell of COMPILER built on the two distccd, and
+# the jobs of each
+distcc_cell() {
 	local before1 before2 n
 	before1=$(jobs_of distccd-1)
 	before2=$(jobs_of distccd-2)
-	farm_cell distcc gcc DISTCC_FALLBACK=0
+	farm_cell distcc "$1" DISTCC_FALLBACK=0
 	assert_equal "$status" 0
 	n=$(compiled)
 	echo "compiled $n; distccd-1 $(($(jobs_of distccd-1) - before1)), distccd-2 $(($(jobs_of distccd-2) - before2))" >&3
@@ -322,9 +332,19 @@ warn.c:18:2: error: \"a warning of the preprocessor\" [-Werror,-W#warnings]"
 }
 
 @test "farm: a gcc cell built on two iceccd has the local cell's layouts, warnings and code" {
+	icecc_cell gcc
+}
+
+@test "farm: a clang cell (LLVM=1) built on two iceccd has the local cell's layouts, warnings and code" {
+	icecc_cell clang
+}
+
+# icecc_cell COMPILER: the cell of COMPILER built on the two iceccd, and
+# the jobs of each, by the scheduler's count
+icecc_cell() {
 	local from n
 	from=$(($(wc -l <"$STATE/icecc-scheduler/log") + 1))
-	farm_cell icecc gcc
+	farm_cell icecc "$1"
 	assert_equal "$status" 0
 	n=$(compiled)
 	run -0 scheduled "$from"
