@@ -23,6 +23,8 @@
 # compiles the file again, so the output of every successful build of the
 # directory is also kept in warnings.log, for warnings.sh (which counts a
 # repeated warning once; one fixed since lingers until the directory goes).
+# On a farm (DIST) the engine's client logs to farm.log there, which says
+# where each compile ran (scripts/lib/farm.sh: dist_log, dist_jobs).
 #
 # Exit: 0 ok, 1 configuring or building failed, 2 trouble (usage, no tree,
 # no compiler).
@@ -59,7 +61,8 @@ Environment:
   V=1             show make's commands and output
   CCACHE_DISABLE=1  do without ccache even where it is installed
   DIST=distcc|icecc  compile on a farm: DISTCC_HOSTS for distcc, the local
-                  iceccd for icecc (Documentation/build-farm.md)
+                  iceccd for icecc (Documentation/build-farm.md); the
+                  engine's client log goes to farm.log in the build directory
 USAGE
 }
 
@@ -165,6 +168,8 @@ build() {
 		step BUILD "$name  FAIL"
 		printf '%s: building %s failed; last lines of %s:\n' "$PROG" "$name" "$log" >&2
 		tail -n 20 "$log" >&2
+		[ ! -s "$objdir/farm.log" ] ||
+			printf '%s: the %s client logged to %s\n' "$PROG" "$DIST" "$objdir/farm.log" >&2
 		exit 1
 	fi
 	cat "$log" >>"$objdir/warnings.log"
@@ -217,6 +222,7 @@ main() {
 	log="$objdir/build.log"
 	name="$target/$suffix"
 	: >"$log"
+	dist_log "$objdir/farm.log"
 	touch "$objdir/.kparity-start"
 
 	configure "$srcdir" "$name"

@@ -11,6 +11,10 @@
 # reference's (GCC 12), and each Clang with the next Clang version, where
 # any layout change is a finding for the report (not a failure).
 #
+# With DIST=distcc or icecc the kernels compile on a farm, and each cell
+# says how many compile jobs ran on which host, from the engine's client
+# log (scripts/lib/farm.sh: dist_jobs).
+#
 # Every cell (target x compiler) is attempted; a failed build or boot is
 # recorded and the run goes on. The results are written as
 # BUILDDIR/report/report.json (Documentation/parity.md describes it), from
@@ -37,6 +41,8 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOPDIR/scripts/lib/common.sh"
 # shellcheck source=scripts/lib/target.sh
 . "$TOPDIR/scripts/lib/target.sh"
+# shellcheck source=scripts/lib/farm.sh
+. "$TOPDIR/scripts/lib/farm.sh"
 KNOWN_TESTS="none kunit kselftest all"
 DIFFERENCES="$TOPDIR/scripts/targets/test-differences.list"
 # the most changed types whose layouts the report draws per comparison
@@ -194,6 +200,7 @@ build_cell() {
 	kdir="$abuild/kernel/$target-$sfx"
 	repro_b="scripts/kernel-build.sh -o $build -t $target -c $compiler"
 	[ "$compiler" != clang ] || [ "${LLVM:-1}" = 1 ] || repro_b="LLVM=$LLVM $repro_b"
+	[ -z "$engine" ] || repro_b="DIST=$engine $repro_b"
 
 	start=$(date +%s)
 	rc=0
@@ -268,6 +275,7 @@ build_cell() {
 		--arg last "$(if [ "$vstat" = fail ]; then tail -n 15 "$kdir/boot.log" 2>/dev/null | tr -d '\r'; fi)" \
 		--slurpfile warnings "$cells/$target-$compiler.warnings" \
 		--slurpfile tests "$cells/$target-$compiler.tests" \
+		--arg farm "$engine" --arg jobs "$(if [ -n "$engine" ]; then dist_jobs "$kdir/farm.log"; fi)" \
 		-f "$TOPDIR/scripts/lib/parity-cell.jq" >"$cells/$target-$compiler.json"
 }
 
@@ -644,6 +652,8 @@ main() {
 	[ -n "$compilers" ] || compilers="gcc clang"
 	check_lists
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" jq timeout flock || exit 2
+	# the farm the cells are built on (kernel-build.sh), named in the report
+	engine=$(dist_engine) || exit 2
 	[ -x "$build/kabi" ] || die "no '$build/kabi': run 'make' first"
 	lock_build
 	abuild=$(cd "$build" && pwd)

@@ -98,6 +98,25 @@ scheduled() {
 		END { for (s in n) print s, n[s] }' | sort
 }
 
+# client_jobs: where the farm cell's compile jobs ran, from the engine's
+# client log in the cell (farm-jobs.awk, as parity.sh reads it)
+client_jobs() {
+	awk -f "$TOP/scripts/lib/farm-jobs.awk" "$CELL/farm.log"
+}
+
+# daemon_jobs LOCAL DAEMON JOBS...: the lines client_jobs prints when each
+# DAEMON ran JOBS of the cell's compiles, by its own count, and LOCAL ran
+# locally: the daemon's address for JOBS > 0, sorted, then local
+daemon_jobs() {
+	local n="$1"
+	shift
+	while [ $# -gt 0 ]; do
+		[ "$2" -eq 0 ] || echo "$(cat "$STATE/$1/address") $2"
+		shift 2
+	done | LC_ALL=C sort
+	echo "local $n"
+}
+
 # same_layouts: kabi dumps of the two vmlinux are identical
 same_layouts() {
 	"$KABI" dump --root "$SRC" "$CELL/vmlinux" >"$BATS_TEST_TMPDIR/farm.kabi"
@@ -203,7 +222,7 @@ dist_setup_sh() {
 }
 
 # distcc_cell COMPILER: the cell of COMPILER built on the two distccd, and
-# the jobs of each
+# the jobs of each, by its own count and by the client's log
 distcc_cell() {
 	local before1 before2 n
 	before1=$(jobs_of distccd-1)
@@ -215,6 +234,10 @@ distcc_cell() {
 	assert [ "$n" -ge 8 ]
 	# and each host's probe compile (dist_setup)
 	assert_equal "$(($(jobs_of distccd-1) - before1 + $(jobs_of distccd-2) - before2))" "$((n + 2))"
+	# the client's log says what the daemons say, without the probes
+	run -0 client_jobs
+	assert_output "$(daemon_jobs 0 distccd-1 $(($(jobs_of distccd-1) - before1 - 1)) \
+		distccd-2 $(($(jobs_of distccd-2) - before2 - 1)))"
 	run -0 same_layouts
 	run -0 same_code
 	run -0 warnings_of "$CELL/build.log"
@@ -340,7 +363,7 @@ warn.c:18:2: error: \"a warning of the preprocessor\" [-Werror,-W#warnings]"
 }
 
 # icecc_cell COMPILER: the cell of COMPILER built on the two iceccd, and
-# the jobs of each, by the scheduler's count
+# the jobs of each, by the scheduler's count and by the client's log
 icecc_cell() {
 	local from n
 	from=$(($(wc -l <"$STATE/icecc-scheduler/log") + 1))
@@ -350,6 +373,10 @@ icecc_cell() {
 	run -0 scheduled "$from"
 	echo "compiled $n; $(printf '%s, ' "${lines[@]}")" >&3
 	assert_equal "$(printf '%s\n' "${lines[@]}" | awk '{ s += $2 } END { print s }')" "$n"
+	# shellcheck disable=SC2046 # "SERVER JOBS" words
+	set -- $(printf '%s\n' "${lines[@]}")
+	run -0 client_jobs
+	assert_output "$(daemon_jobs 0 "$@")"
 	run -0 same_code
 	run -0 same_layouts
 	run -0 warnings_of "$CELL/build.log"
@@ -380,7 +407,12 @@ icecc_cell() {
 	run -1 "$TOP/scripts/farm.sh" -d "$STATE" status
 	assert_line -n 0 --regexp '^distccd-1 127\.0\.0\.2:3632 stopped, [0-9]+ jobs$'
 	n=$(compiled)
-	fell=$(grep -c 'running locally instead' "$CELL/build.log" || :)
+	# where the jobs ran, by the client's log: distccd-2's as it counts
+	# them (less its probe), and every one somewhere
+	run -0 client_jobs
+	assert_line "127.0.0.3:3632 $(($(jobs_of distccd-2) - before2 - 1))"
+	assert_equal "$(printf '%s\n' "${lines[@]}" | awk '{ s += $2 } END { print s }')" "$n"
+	fell=$(printf '%s\n' "${lines[@]}" | awk '$1 == "local" { print $2 }')
 	echo "compiled $n; distccd-1 $(($(jobs_of distccd-1) - before1)) (killed), distccd-2 $(($(jobs_of distccd-2) - before2)), locally after the kill $fell" >&3
 	assert [ "$(($(jobs_of distccd-2) - before2))" -gt 0 ]
 	run -0 same_code
