@@ -50,7 +50,7 @@ PICTURES=20
 
 usage() {
 	cat <<USAGE
-usage: $PROG [-o BUILDDIR] [-t TARGETS] [-c COMPILERS] [-T SECONDS] [-k TESTS]
+usage: $PROG [-o BUILDDIR] [-t TARGETS] [-c COMPILERS] [-T SECONDS] [-k TESTS] [-j JOBS]
 Build, boot and compare every target with every compiler; write the report
 to BUILDDIR/report/.
   -o BUILDDIR   where build products and the report go (default: build)
@@ -64,6 +64,8 @@ to BUILDDIR/report/.
   -k TESTS      which tests' results to judge, one of: $KNOWN_TESTS
                 (default: all, KUnit's at boot and the kselftests from
                 each cell's disk)
+  -j JOBS       make jobs of each kernel build (default: the number of
+                CPUs; on a farm, its slot count)
 Environment: LLVM=1|-N|DIR/ selects the clang (default 1), V=1 shows full
 commands, KSRC=DIR uses an existing kernel tree, DIST=distcc|icecc builds
 on a farm (Documentation/build-farm.md).
@@ -205,7 +207,7 @@ build_cell() {
 	start=$(date +%s)
 	rc=0
 	logged "$cells/$target-$compiler.err" \
-		"$TOPDIR/scripts/kernel-build.sh" -o "$build" -t "$target" -c "$compiler" || rc=$?
+		"$TOPDIR/scripts/kernel-build.sh" -o "$build" -t "$target" -c "$compiler" ${jobs:+-j "$jobs"} || rc=$?
 	bsecs=$(seconds_since "$start")
 	if [ "$rc" -eq 0 ]; then
 		bstat=pass
@@ -635,8 +637,10 @@ main() {
 	compilers=""
 	limit=120
 	tests=all
-	while getopts c:hk:o:t:T: opt; do
+	jobs=""
+	while getopts c:hj:k:o:t:T: opt; do
 		case "$opt" in
+		j) jobs="$OPTARG" ;;
 		k) tests="$OPTARG" ;;
 		c) compilers="$OPTARG" ;;
 		o) build="$OPTARG" ;;
@@ -648,6 +652,7 @@ main() {
 	done
 	shift $((OPTIND - 1))
 	[ "$#" -eq 0 ] || { usage >&2; exit 2; }
+	[ -z "$jobs" ] || is_positive "$jobs" || die "-j needs a positive number, not '$jobs'"
 	[ -n "$targets" ] || targets=$(known_targets)
 	[ -n "$compilers" ] || compilers="gcc clang"
 	check_lists
