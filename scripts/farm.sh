@@ -334,7 +334,7 @@ cmd_kill_after() {
 }
 
 main() {
-	local opt cmd
+	local opt cmd abs
 
 	state=build/farm
 	count=2
@@ -352,7 +352,10 @@ main() {
 	[ $# -ge 1 ] || { usage >&2; exit 2; }
 	is_positive "$count" || die "-n needs a positive number, not '$count'"
 	[ "$count" -le 8 ] || die "-n: at most 8 daemons per engine, not '$count'"
-	state=$(abspath "$state") || die "'$state': no such directory"
+	# a fresh tree has no build/ yet: start makes STATEDIR
+	[ "$1" != start ] || mkdir -p "$state" || die "cannot create '$state'"
+	abs=$(abspath "$state") || die "'$state': no such directory"
+	state="$abs"
 	cmd="$1"
 	shift
 	case "$cmd" in

@@ -154,6 +154,11 @@ warnings_of() {
 	assert_line -n 0 --regexp '^1: lo: '
 }
 
+@test "farm: a state directory that does not exist is named" {
+	run -2 --separate-stderr "$TOP/scripts/farm.sh" -d "$BATS_TEST_TMPDIR/none/farm" status
+	assert_equal "$stderr" "farm.sh: '$BATS_TEST_TMPDIR/none/farm': no such directory"
+}
+
 @test "farm: a second start on a running farm is refused" {
 	run -2 --separate-stderr "$TOP/scripts/farm.sh" -d "$STATE" start
 	assert_equal "$stderr" "farm.sh: a farm is running in '$STATE' ('farm.sh -d $STATE stop' first)"
