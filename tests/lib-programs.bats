@@ -149,6 +149,17 @@ local 1"
 	assert_output "10.0.0.1:10245 1
 h:3632 1
 local 1"
+}
+
+@test "farm-jobs.awk: a compile that fails on a host and again locally is local; -S is a job" {
+	printf '%s\n' 'distcc[7] compile from t.c to t.log.o' 'distcc[7] ERROR: compile t.c on h:3632/2 failed' \
+		'distcc[7] Warning: failed to distribute t.c to h:3632/2, running locally instead' \
+		'distcc[7] ERROR: compile t.c on localhost failed' 'distcc[7] elapsed compilation time 0.2s' \
+		'ICECC[8] 2026-12-05 08:00:00: invoked as: icecc gcc -S -o b.s b.c' \
+		'ICECC[8] 2026-12-05 08:00:00: Have to use host 10.0.0.1:10245 - Job ID: 2' >"$T/log"
+	run -0 awk -f "$L/farm-jobs.awk" "$T/log"
+	assert_output "10.0.0.1:10245 1
+local 1"
 	run -0 awk -f "$L/farm-jobs.awk" /dev/null
 	assert_output "local 0"
 }

@@ -17,12 +17,15 @@
 #           HOST ..." line says (completed or failed), HOST without its
 #           /slots and ,options; "localhost" (a fallback after the host
 #           failed, or localhost in DISTCC_HOSTS) is local.
-#   icecc   a process "invoked as:" with -c and a C file (.c, or .i from
-#           scripts/farm-cc.sh). It ran on the host of its "Have to use
-#           host HOST - Job ID" line, or locally when it logged "invoking:"
-#           (icecc's local build: no scheduler or environment for the
-#           compiler, the local host chosen, or a fallback after a remote
-#           error).
+#   icecc   a process "invoked as:" with -c or -S and a C file (.c, or .i
+#           from scripts/farm-cc.sh). It ran on the host of its "Have to
+#           use host HOST - Job ID" line, or locally when it logged
+#           "invoking:" (icecc's local build: no scheduler or environment
+#           for the compiler, the local host chosen, or a fallback after
+#           a remote error).
+# A compile that fails on a host is compiled again locally by either
+# engine, and counts as local: the kernel's lib/test_fortify compiles,
+# which fail by design, are local jobs of every x86_64 cell.
 # The lines of one process carry its pid; a pid that appears again after
 # its process ended starts a new job. A job that logged no place (its
 # process was killed) is not counted.
@@ -50,7 +53,7 @@ function host_of(h) {
 # an icecc command line that compiles a C file
 function compiles(i, c, src) {
 	for (i = 6; i <= NF; i++) {
-		if ($i == "-c")
+		if ($i == "-c" || $i == "-S")
 			c = 1
 		else if ($i ~ /^[^-].*\.[ci]$/)
 			src = 1
@@ -65,10 +68,13 @@ function compiles(i, c, src) {
 	place[p] = ""
 	next
 }
-/^distcc\[[0-9]+\] compile .* on / && $4 == "on" {
+# "compile SRC on HOST completed ok", "... failed with exit code N", and
+# distcc's error "ERROR: compile SRC on HOST failed"
+/^distcc\[[0-9]+\] (ERROR: )?compile .* on / {
 	p = pid_of($1)
-	if (p in job)
-		place[p] = host_of($5)
+	k = $2 == "ERROR:" ? 3 : 2
+	if (p in job && $k == "compile" && $(k + 2) == "on")
+		place[p] = host_of($(k + 3))
 	next
 }
 /^distcc\[[0-9]+\] (elapsed compilation time|\(dcc_exit\) )/ {
