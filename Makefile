@@ -15,6 +15,9 @@
 #            series-bisect and series-survey
 # DIST=distcc|icecc  compile the kernels of parity and series-* on a farm
 #            (Documentation/build-farm.md; scripts/farm.sh starts a test one)
+# JOBS=N     make jobs of each kernel build of 'make parity' (default: the
+#            number of CPUs; on a farm, its slot count). make's own -j does
+#            not reach them: parity builds one kernel at a time
 # RUNS=N     repetitions of each 'make bench' measurement (default 3) and
 #            of each 'make bench-probes' pair (default 5)
 O        ?= build
@@ -105,11 +108,11 @@ check: deps-check
 	$(Q)$(MAKE) --no-print-directory O=$(O) all kabi-asan
 	$(Q)scripts/run-tests.sh -o $(O)
 
-# TARGETS, COMPILERS and TESTS go through as they are; LLVM reaches the script
+# TARGETS, COMPILERS, TESTS and JOBS go through as they are; LLVM reaches the script
 # in the environment, as every command-line variable does.
 parity: deps-parity
 	$(Q)$(MAKE) --no-print-directory O=$(O) all
-	$(Q)scripts/parity.sh -o $(O) $(if $(TARGETS),-t '$(TARGETS)') $(if $(COMPILERS),-c '$(COMPILERS)') $(if $(TESTS),-k '$(TESTS)')
+	$(Q)scripts/parity.sh -o $(O) $(if $(TARGETS),-t '$(TARGETS)') $(if $(COMPILERS),-c '$(COMPILERS)') $(if $(TESTS),-k '$(TESTS)') $(if $(JOBS),-j '$(JOBS)')
 
 # probes is the name users know the compiler-bug suite by; COMPILERS=
 # narrows it to some compilers (default, and all: every installed one).
@@ -227,7 +230,7 @@ help:
 	@echo '  install   install kabi, the overlay, the series and the scripts under $$(DESTDIR)$$(PREFIX)'
 	@echo '  clean     remove tool builds (kernel builds under $$(O)/kernel stay)'
 	@echo 'Settings: O=DIR V=1 CC=gcc|clang SANITIZE=1 PREFIX= DESTDIR='
-	@echo '          TARGETS= COMPILERS= TESTS=none|kunit|kselftest|all LLVM=-N KSRC=DIR (parity)'
+	@echo '          TARGETS= COMPILERS= TESTS=none|kunit|kselftest|all LLVM=-N KSRC=DIR JOBS=N (parity)'
 	@echo '          SRC=DIR PATCHES=DIR (series-*) JSON=1 (series-check) FRESH=1 DISCARD=1 (series-tree)'
 	@echo '          TARGET= COMPILERS= (series-bisect) PHASE=before|after COMPILERS= (series-survey)'
 	@echo '          COMPILERS=all|NAME... (parity, probes, series-*; scripts/targets/compilers.list)'

@@ -42,7 +42,8 @@ Run a test build farm on the loopback (default STATEDIR: build/farm).
   env         the shell settings that build on the farm: distcc's, then
               icecc's ('eval "\$($PROG env)"', then DIST=distcc or icecc)
   kill-after  wait until DAEMON (distccd-1, iceccd-2, ...) has finished
-              JOBS compile jobs, then kill it (SIGKILL), for fault tests
+              JOBS compile jobs in all (as status counts them), then kill
+              it (SIGKILL), for fault tests
   -d STATEDIR  where pids, logs and env live
   -n N         daemons per engine (default 2)
   -e ENGINES   engines to start, of: distcc icecc (default both)
@@ -316,10 +317,16 @@ cmd_kill_after() {
 	iceccd-*) pattern='Remote compilation completed with exit code 0' ;;
 	*) die "kill-after counts the jobs of a distccd or iceccd, not '$name'" ;;
 	esac
-	# a day: the build that feeds it is what ends it
-	# shellcheck disable=SC2016 # an awk program
-	follow "$state/$name/log" 86400 \
-		awk -v p="$pattern" -v n="$n" 'index($0, p) && ++c == n { exit }'
+	# a day: the build that feeds it is what ends it. The shell's read
+	# takes each line as it arrives; mawk waits for a full buffer of the
+	# pipe, and grep -m N into /dev/null reads on past the Nth match, for
+	# as long as the last jobs of a build may take
+	# shellcheck disable=SC2016 # the inner shell expands them
+	follow "$state/$name/log" 86400 sh -c 'c=0
+		while IFS= read -r l; do
+			case "$l" in *"$1"*) c=$((c + 1)); [ "$c" -lt "$2" ] || exit 0 ;; esac
+		done
+		exit 1' sh "$pattern" "$n"
 	pid=$(cat "$state/$name/pid")
 	kill -KILL "-$pid" 2>/dev/null || :
 	timeout 10 tail --pid="$pid" -f /dev/null || :
@@ -327,7 +334,7 @@ cmd_kill_after() {
 }
 
 main() {
-	local opt cmd
+	local opt cmd abs
 
 	state=build/farm
 	count=2
@@ -345,7 +352,10 @@ main() {
 	[ $# -ge 1 ] || { usage >&2; exit 2; }
 	is_positive "$count" || die "-n needs a positive number, not '$count'"
 	[ "$count" -le 8 ] || die "-n: at most 8 daemons per engine, not '$count'"
-	state=$(abspath "$state") || die "'$state': no such directory"
+	# a fresh tree has no build/ yet: start makes STATEDIR
+	[ "$1" != start ] || mkdir -p "$state" || die "cannot create '$state'"
+	abs=$(abspath "$state") || die "'$state': no such directory"
+	state="$abs"
 	cmd="$1"
 	shift
 	case "$cmd" in

@@ -24,7 +24,9 @@
 # directory is also kept in warnings.log, for warnings.sh (which counts a
 # repeated warning once; one fixed since lingers until the directory goes).
 # Configuring writes config.log afresh each time, so Kconfig's warnings are
-# always those of the configuration in place.
+# always those of the configuration in place. On a farm (DIST) the engine's
+# client logs to farm.log there, which says where each compile ran
+# (scripts/lib/farm.sh: dist_log, dist_jobs).
 #
 # Exit: 0 ok, 1 configuring or building failed, 2 trouble (usage, no tree,
 # no compiler).
@@ -61,7 +63,8 @@ Environment:
   V=1             show make's commands and output
   CCACHE_DISABLE=1  do without ccache even where it is installed
   DIST=distcc|icecc  compile on a farm: DISTCC_HOSTS for distcc, the local
-                  iceccd for icecc (Documentation/build-farm.md)
+                  iceccd for icecc (Documentation/build-farm.md); the
+                  engine's client log goes to farm.log in the build directory
 USAGE
 }
 
@@ -167,6 +170,8 @@ build() {
 		step BUILD "$name  FAIL"
 		printf '%s: building %s failed; last lines of %s:\n' "$PROG" "$name" "$log" >&2
 		tail -n 20 "$log" >&2
+		[ ! -s "$objdir/farm.log" ] ||
+			printf '%s: the %s client logged to %s\n' "$PROG" "$DIST" "$objdir/farm.log" >&2
 		exit 1
 	fi
 	cat "$log" >>"$objdir/warnings.log"
@@ -219,6 +224,7 @@ main() {
 	log="$objdir/build.log"
 	name="$target/$suffix"
 	: >"$log"
+	dist_log "$objdir/farm.log"
 	touch "$objdir/.kparity-start"
 
 	configure "$srcdir" "$name"

@@ -11,6 +11,10 @@
 # reference's (GCC 12), and each Clang with the next Clang version, where
 # any layout change is a finding for the report (not a failure).
 #
+# With DIST=distcc or icecc the kernels compile on a farm, and each cell
+# says how many compile jobs ran on which host, from the engine's client
+# log (scripts/lib/farm.sh: dist_jobs).
+#
 # Every cell (target x compiler) is attempted; a failed build or boot is
 # recorded and the run goes on. The results are written as
 # BUILDDIR/report/report.json (Documentation/parity.md describes it), from
@@ -37,6 +41,8 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOPDIR/scripts/lib/common.sh"
 # shellcheck source=scripts/lib/target.sh
 . "$TOPDIR/scripts/lib/target.sh"
+# shellcheck source=scripts/lib/farm.sh
+. "$TOPDIR/scripts/lib/farm.sh"
 KNOWN_TESTS="none kunit kselftest all"
 DIFFERENCES="$TOPDIR/scripts/targets/test-differences.list"
 # the most changed types whose layouts the report draws per comparison
@@ -44,7 +50,7 @@ PICTURES=20
 
 usage() {
 	cat <<USAGE
-usage: $PROG [-o BUILDDIR] [-t TARGETS] [-c COMPILERS] [-T SECONDS] [-k TESTS]
+usage: $PROG [-o BUILDDIR] [-t TARGETS] [-c COMPILERS] [-T SECONDS] [-k TESTS] [-j JOBS]
 Build, boot and compare every target with every compiler; write the report
 to BUILDDIR/report/.
   -o BUILDDIR   where build products and the report go (default: build)
@@ -58,6 +64,8 @@ to BUILDDIR/report/.
   -k TESTS      which tests' results to judge, one of: $KNOWN_TESTS
                 (default: all, KUnit's at boot and the kselftests from
                 each cell's disk)
+  -j JOBS       make jobs of each kernel build (default: the number of
+                CPUs; on a farm, its slot count)
 Environment: LLVM=1|-N|DIR/ selects the clang (default 1), V=1 shows full
 commands, KSRC=DIR uses an existing kernel tree, DIST=distcc|icecc builds
 on a farm (Documentation/build-farm.md).
@@ -194,11 +202,12 @@ build_cell() {
 	kdir="$abuild/kernel/$target-$sfx"
 	repro_b="scripts/kernel-build.sh -o $build -t $target -c $compiler"
 	[ "$compiler" != clang ] || [ "${LLVM:-1}" = 1 ] || repro_b="LLVM=$LLVM $repro_b"
+	[ -z "$engine" ] || repro_b="DIST=$engine $repro_b"
 
 	start=$(date +%s)
 	rc=0
 	logged "$cells/$target-$compiler.err" \
-		"$TOPDIR/scripts/kernel-build.sh" -o "$build" -t "$target" -c "$compiler" || rc=$?
+		"$TOPDIR/scripts/kernel-build.sh" -o "$build" -t "$target" -c "$compiler" ${jobs:+-j "$jobs"} || rc=$?
 	bsecs=$(seconds_since "$start")
 	if [ "$rc" -eq 0 ]; then
 		bstat=pass
@@ -271,6 +280,7 @@ build_cell() {
 		--arg last "$(if [ "$vstat" = fail ]; then tail -n 15 "$kdir/boot.log" 2>/dev/null | tr -d '\r'; fi)" \
 		--slurpfile warnings "$cells/$target-$compiler.warnings" \
 		--slurpfile tests "$cells/$target-$compiler.tests" \
+		--arg farm "$engine" --arg jobs "$(if [ -n "$engine" ]; then dist_jobs "$kdir/farm.log"; fi)" \
 		-f "$TOPDIR/scripts/lib/parity-cell.jq" >"$cells/$target-$compiler.json"
 }
 
@@ -630,8 +640,10 @@ main() {
 	compilers=""
 	limit=120
 	tests=all
-	while getopts c:hk:o:t:T: opt; do
+	jobs=""
+	while getopts c:hj:k:o:t:T: opt; do
 		case "$opt" in
+		j) jobs="$OPTARG" ;;
 		k) tests="$OPTARG" ;;
 		c) compilers="$OPTARG" ;;
 		o) build="$OPTARG" ;;
@@ -643,10 +655,13 @@ main() {
 	done
 	shift $((OPTIND - 1))
 	[ "$#" -eq 0 ] || { usage >&2; exit 2; }
+	[ -z "$jobs" ] || is_positive "$jobs" || die "-j needs a positive number, not '$jobs'"
 	[ -n "$targets" ] || targets=$(known_targets)
 	[ -n "$compilers" ] || compilers="gcc clang"
 	check_lists
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" jq timeout flock || exit 2
+	# the farm the cells are built on (kernel-build.sh), named in the report
+	engine=$(dist_engine) || exit 2
 	[ -x "$build/kabi" ] || die "no '$build/kabi': run 'make' first"
 	lock_build
 	abuild=$(cd "$build" && pwd)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Kernel builds on a build farm (DIST=distcc|icecc), against real daemons
 # on the loopback started by scripts/farm.sh: two distccd, an icecc
-# scheduler with two iceccd. A farm cell is the local x86_64 gcc cell
+# scheduler with two iceccd. A farm cell is a local x86_64 cell (gcc, clang)
 # copied, with the objects of init/ removed and compiled again on the farm
 # (an empty ccache, so that every one is compiled, and DISTCC_FALLBACK=0,
 # so that a compile distcc does not send fails), then linked: it must have
@@ -21,7 +21,7 @@ setup_file() {
 	export SRC
 	SRC=$(KPARITY_SRC_QUIET=1 "$TOP/scripts/kernel-src.sh" -o "$BUILD")
 	local c
-	for c in gcc; do
+	for c in gcc clang; do
 		nice -n 10 "$TOP/scripts/kernel-build.sh" -o "$BUILD" -t x86_64 -c "$c" -j 2 >/dev/null 2>&1
 	done
 }
@@ -98,6 +98,25 @@ scheduled() {
 		END { for (s in n) print s, n[s] }' | sort
 }
 
+# client_jobs: where the farm cell's compile jobs ran, from the engine's
+# client log in the cell (farm-jobs.awk, as parity.sh reads it)
+client_jobs() {
+	awk -f "$TOP/scripts/lib/farm-jobs.awk" "$CELL/farm.log"
+}
+
+# daemon_jobs LOCAL DAEMON JOBS...: the lines client_jobs prints when each
+# DAEMON ran JOBS of the cell's compiles, by its own count, and LOCAL ran
+# locally: the daemon's address for JOBS > 0, sorted, then local
+daemon_jobs() {
+	local n="$1"
+	shift
+	while [ $# -gt 0 ]; do
+		[ "$2" -eq 0 ] || echo "$(cat "$STATE/$1/address") $2"
+		shift 2
+	done | LC_ALL=C sort
+	echo "local $n"
+}
+
 # same_layouts: kabi dumps of the two vmlinux are identical
 same_layouts() {
 	"$KABI" dump --root "$SRC" "$CELL/vmlinux" >"$BATS_TEST_TMPDIR/farm.kabi"
@@ -133,6 +152,11 @@ warnings_of() {
 	run -0 nsenter -t "$pid" -n ip -o link show
 	assert_equal "${#lines[@]}" 1
 	assert_line -n 0 --regexp '^1: lo: '
+}
+
+@test "farm: a state directory that does not exist is named" {
+	run -2 --separate-stderr "$TOP/scripts/farm.sh" -d "$BATS_TEST_TMPDIR/none/farm" status
+	assert_equal "$stderr" "farm.sh: '$BATS_TEST_TMPDIR/none/farm': no such directory"
 }
 
 @test "farm: a second start on a running farm is refused" {
@@ -195,16 +219,30 @@ dist_setup_sh() {
 }
 
 @test "farm: a gcc cell built on two distccd has the local cell's layouts, warnings and code" {
+	distcc_cell gcc
+}
+
+@test "farm: a clang cell (LLVM=1) built on two distccd has the local cell's layouts, warnings and code" {
+	distcc_cell clang
+}
+
+# distcc_cell COMPILER: the cell of COMPILER built on the two distccd, and
+# the jobs of each, by its own count and by the client's log
+distcc_cell() {
 	local before1 before2 n
 	before1=$(jobs_of distccd-1)
 	before2=$(jobs_of distccd-2)
-	farm_cell distcc gcc DISTCC_FALLBACK=0
+	farm_cell distcc "$1" DISTCC_FALLBACK=0
 	assert_equal "$status" 0
 	n=$(compiled)
 	echo "compiled $n; distccd-1 $(($(jobs_of distccd-1) - before1)), distccd-2 $(($(jobs_of distccd-2) - before2))" >&3
 	assert [ "$n" -ge 8 ]
 	# and each host's probe compile (dist_setup)
 	assert_equal "$(($(jobs_of distccd-1) - before1 + $(jobs_of distccd-2) - before2))" "$((n + 2))"
+	# the client's log says what the daemons say, without the probes
+	run -0 client_jobs
+	assert_output "$(daemon_jobs 0 distccd-1 $(($(jobs_of distccd-1) - before1 - 1)) \
+		distccd-2 $(($(jobs_of distccd-2) - before2 - 1)))"
 	run -0 same_layouts
 	run -0 same_code
 	run -0 warnings_of "$CELL/build.log"
@@ -322,40 +360,65 @@ warn.c:18:2: error: \"a warning of the preprocessor\" [-Werror,-W#warnings]"
 }
 
 @test "farm: a gcc cell built on two iceccd has the local cell's layouts, warnings and code" {
+	icecc_cell gcc
+}
+
+@test "farm: a clang cell (LLVM=1) built on two iceccd has the local cell's layouts, warnings and code" {
+	icecc_cell clang
+}
+
+# icecc_cell COMPILER: the cell of COMPILER built on the two iceccd, and
+# the jobs of each, by the scheduler's count
+icecc_cell() {
 	local from n
 	from=$(($(wc -l <"$STATE/icecc-scheduler/log") + 1))
-	farm_cell icecc gcc
+	farm_cell icecc "$1"
 	assert_equal "$status" 0
 	n=$(compiled)
 	run -0 scheduled "$from"
 	echo "compiled $n; $(printf '%s, ' "${lines[@]}")" >&3
 	assert_equal "$(printf '%s\n' "${lines[@]}" | awk '{ s += $2 } END { print s }')" "$n"
+	# the client's log, as the report reads it; not compared: icecc
+	# buffers its log lines, and a job's line can be torn by another's
+	run -0 client_jobs
+	echo "client's log: $(printf '%s, ' "${lines[@]}")" >&3
 	run -0 same_code
 	run -0 same_layouts
 	run -0 warnings_of "$CELL/build.log"
 	assert_output "$(warnings_of "$REF/warnings.log")"
 }
 
+# The fault tests come last: each leaves a daemon of the farm dead.
+
 @test "farm: a distccd killed mid-build: the build finishes with the same code, the jobs are counted" {
-	local before2 n killer fell
+	local before1 before2 n killer fell
+	before1=$(jobs_of distccd-1)
 	before2=$(jobs_of distccd-2)
-	# kill-after follows the daemon's log: it kills as the third job ends
-	# (its probe, then two of init/: distcc fills the first host first);
-	# should it not, it is ended after the build, and the test fails on
-	# its output
-	setsid "$TOP/scripts/farm.sh" -d "$STATE" kill-after distccd-1 3 >"$BATS_TEST_TMPDIR/killer" 2>&1 &
+	# kill-after follows the daemon's log, whose jobs it counts from the
+	# first: it kills as the third job of this build ends (its probe,
+	# then two of init/: distcc fills the first host first); should it
+	# not, it is ended after the build, and the test fails on its output
+	setsid "$TOP/scripts/farm.sh" -d "$STATE" kill-after distccd-1 $((before1 + 3)) >"$BATS_TEST_TMPDIR/killer" 2>&1 &
 	killer=$!
 	farm_cell distcc gcc
 	kill -- "-$killer" 2>/dev/null || :
 	wait "$killer" || :
 	assert_equal "$status" 0
 	run -0 cat "$BATS_TEST_TMPDIR/killer"
-	assert_output "  KILLED  distccd-1 after 3 jobs"
+	assert_output "  KILLED  distccd-1 after $((before1 + 3)) jobs"
+	# killed mid-build, not before it (a job of its second slot may end
+	# between the third and the kill)
+	assert [ "$(($(jobs_of distccd-1) - before1))" -ge 3 ]
 	run -1 "$TOP/scripts/farm.sh" -d "$STATE" status
 	assert_line -n 0 --regexp '^distccd-1 127\.0\.0\.2:3632 stopped, [0-9]+ jobs$'
 	n=$(compiled)
-	fell=$(grep -c 'failed to distribute, running locally instead' "$CELL/build.log" || :)
-	echo "compiled $n; distccd-2 $(($(jobs_of distccd-2) - before2)), locally after the kill $fell" >&3
+	# where the jobs ran, by the client's log: distccd-2's as it counts
+	# them (less its probe), and every one somewhere
+	run -0 client_jobs
+	assert_line "127.0.0.3:3632 $(($(jobs_of distccd-2) - before2 - 1))"
+	assert_equal "$(printf '%s\n' "${lines[@]}" | awk '{ s += $2 } END { print s }')" "$n"
+	fell=$(printf '%s\n' "${lines[@]}" | awk '$1 == "local" { print $2 }')
+	echo "compiled $n; distccd-1 $(($(jobs_of distccd-1) - before1)) (killed), distccd-2 $(($(jobs_of distccd-2) - before2)), locally after the kill $fell" >&3
 	assert [ "$(($(jobs_of distccd-2) - before2))" -gt 0 ]
 	run -0 same_code
 	run -0 same_layouts

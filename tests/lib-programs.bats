@@ -94,8 +94,74 @@ expected() {
 		--arg vstat fail --argjson vsecs 12 --arg verdict "fail: hang: no verdict" \
 		--arg vrepro "scripts/kernel-boot.sh" --arg qemu "" --arg version "" \
 		--arg last "$(printf 'one\ntwo')" --slurpfile warnings "$FIX/cell-warnings.json" \
-		--slurpfile tests <(echo null) -f "$L/parity-cell.jq"
+		--slurpfile tests <(echo null) --arg farm "" --arg jobs "" -f "$L/parity-cell.jq"
 	expected parity-cell
+}
+
+# farm_cell ENGINE JOBS: the cell of parity-cell.jq built on ENGINE, whose
+# jobs ran as JOBS (farm-jobs.awk's lines) say, as .build.farm
+farm_cell() {
+	jq -n -c --arg target x86_64 --arg compiler gcc --arg name x86_64/gcc \
+		--arg dir d --arg ccver gcc --arg same "" --arg bstat pass \
+		--argjson bsecs 1 --arg breason "" --arg made "" --arg brepro b \
+		--arg vstat skipped --argjson vsecs 0 --arg verdict "" \
+		--arg vrepro "" --arg qemu "" --arg version "" --arg last "" \
+		--slurpfile warnings "$FIX/cell-warnings.json" --slurpfile tests <(echo null) \
+		--arg farm "$1" --arg jobs "$2" -f "$L/parity-cell.jq" | jq -c '.build.farm'
+}
+
+@test "parity-cell.jq: a cell built on a farm has its engine and the jobs of each host" {
+	need_tool jq
+	run -0 farm_cell distcc "$(printf '127.0.0.2:3632 9\n127.0.0.3:3632 1\nlocal 2\n')"
+	assert_output '{"engine":"distcc","jobs":{"127.0.0.2:3632":9,"127.0.0.3:3632":1,"local":2}}'
+	# a build that compiled nothing
+	run -0 farm_cell icecc ""
+	assert_output '{"engine":"icecc","jobs":{"local":0}}'
+	run -0 farm_cell "" ""
+	assert_output 'null'
+}
+
+@test "farm-jobs.awk: distcc's log: each host's jobs, a fallback and localhost local, no flag probe" {
+	run -0 awk -f "$L/farm-jobs.awk" tests/fixtures/farm-jobs/distcc.log
+	assert_output "127.0.0.2:3632 2
+127.0.0.3:3632 3
+local 2"
+}
+
+@test "farm-jobs.awk: icecc's log: each host's jobs, a compiler without environment local, no flag probe" {
+	run -0 awk -f "$L/farm-jobs.awk" tests/fixtures/farm-jobs/icecc.log
+	assert_output "127.0.0.1:10246 3
+127.0.0.1:10247 2
+local 1"
+}
+
+@test "farm-jobs.awk: a pid used again is a new job; no place, or assembler, is no job" {
+	printf '%s\n' 'distcc[7] compile from a.c to a.o' 'distcc[7] compile a.c on h:3632/2 completed ok' \
+		'distcc[7] elapsed compilation time 0.1s' 'distcc[7] compile from b.c to b.o' \
+		'distcc[7] compile b.c on h:3632/2 failed with exit code 1' \
+		'distcc[7] compile b.c on localhost completed ok' 'distcc[8] compile from c.c to c.o' \
+		'ICECC[7] 2026-12-05 08:00:00: invoked as: icecc gcc -c a.c -o a.o' \
+		'ICECC[7] 2026-12-05 08:00:00: Have to use host 10.0.0.1:10245 - Job ID: 1' \
+		'ICECC[9] 2026-12-05 08:00:00: invoked as: icecc gcc -c a.S -o a.o' \
+		'ICECC[9] 2026-12-05 08:00:00: source file a.S, building locally' \
+		'ICECC[9] 2026-12-05 08:00:00: invoking: /usr/bin/gcc -c a.S -o a.o' >"$T/log"
+	run -0 awk -f "$L/farm-jobs.awk" "$T/log"
+	assert_output "10.0.0.1:10245 1
+h:3632 1
+local 1"
+}
+
+@test "farm-jobs.awk: a compile that fails on a host and again locally is local; -S is a job" {
+	printf '%s\n' 'distcc[7] compile from t.c to t.log.o' 'distcc[7] ERROR: compile t.c on h:3632/2 failed' \
+		'distcc[7] Warning: failed to distribute t.c to h:3632/2, running locally instead' \
+		'distcc[7] ERROR: compile t.c on localhost failed' 'distcc[7] elapsed compilation time 0.2s' \
+		'ICECC[8] 2026-12-05 08:00:00: invoked as: icecc gcc -S -o b.s b.c' \
+		'ICECC[8] 2026-12-05 08:00:00: Have to use host 10.0.0.1:10245 - Job ID: 2' >"$T/log"
+	run -0 awk -f "$L/farm-jobs.awk" "$T/log"
+	assert_output "10.0.0.1:10245 1
+local 1"
+	run -0 awk -f "$L/farm-jobs.awk" /dev/null
+	assert_output "local 0"
 }
 
 @test "parity-kabi.jq: the incompatible and the drawn changed types with both layouts" {
@@ -127,6 +193,20 @@ expected() {
 	need_tool jq
 	run -0 jq -r -L "$L" -f "$L/report-md.jq" tests/fixtures/report/report.json
 	expect_file "$TOP/tests/fixtures/report/report.md.expected"
+}
+
+@test "report-md.jq: a farm column when a cell was built on a farm" {
+	need_tool jq
+	jq '.matrix[0].cells[0].build.farm = {engine: "distcc", jobs: {"127.0.0.2:3632": 9, local: 1}}
+		| .matrix[0].cells[1].build.farm = {engine: "distcc", jobs: {local: 0}}' \
+		tests/fixtures/report/report.json >"$T/report.json"
+	run -0 jq -r -L "$L" -f "$L/report-md.jq" "$T/report.json"
+	assert_line "| target | compiler | build | farm | boot | warnings | kabi |"
+	assert_line "|---|---|---|---|---|---|---|"
+	assert_line --regexp '^\| x86_64 \| gcc \| [^|]* \| distcc: 127\.0\.0\.2:3632 9, local 1 \| '
+	assert_line --regexp '^\| x86_64 \| clang \| [^|]* \| distcc: nothing compiled \| '
+	run -0 jq -r -L "$L" -f "$L/report-html.jq" "$T/report.json"
+	assert_line --partial "<div><b>farm</b> distcc: 127.0.0.2:3632 9, local 1</div>"
 }
 
 @test "report-html.jq: one table row per cell" {

@@ -72,6 +72,11 @@ files_under() {
 	assert_output ""
 }
 
+@test "make: parity passes JOBS to the kernel builds as -j" {
+	run -0 make -C "$TOP" --no-print-directory -n O=build parity TARGETS=x86_64 JOBS=4
+	assert_line "scripts/parity.sh -o build -t 'x86_64'   -j '4'"
+}
+
 @test "make: probes is compiler-bugs, COMPILERS= becomes one -c each" {
 	run -0 make -C "$TOP" --no-print-directory -n O=build probes COMPILERS="gcc-11,clang-22"
 	assert_line "scripts/compiler-bugs.sh -o build -c 'gcc-11' -c 'clang-22'"

@@ -41,9 +41,21 @@ setup() {
 	assert_equal "${stderr_lines[2]}" "parity.sh: no '$BATS_TEST_TMPDIR/kabi': run 'make' first"
 }
 
+@test "parity: DIST must name an engine, before anything is built" {
+	run -2 --separate-stderr env DIST=sccache "$TOP/scripts/parity.sh" -o "$BATS_TEST_TMPDIR" -t x86_64 -c gcc
+	assert_output ""
+	assert_equal "$stderr" "parity.sh: DIST='sccache' is none of distcc, icecc"
+}
+
 @test "parity: an unknown option is a usage error" {
 	run -2 --separate-stderr "$TOP/scripts/parity.sh" -x
-	assert_equal "${stderr_lines[1]}" "usage: parity.sh [-o BUILDDIR] [-t TARGETS] [-c COMPILERS] [-T SECONDS] [-k TESTS]"
+	assert_equal "${stderr_lines[1]}" "usage: parity.sh [-o BUILDDIR] [-t TARGETS] [-c COMPILERS] [-T SECONDS] [-k TESTS] [-j JOBS]"
+}
+
+@test "parity: -j takes a positive number of make jobs, before anything is built" {
+	run -2 --separate-stderr "$TOP/scripts/parity.sh" -o "$BATS_TEST_TMPDIR" -t x86_64 -c gcc -j x
+	assert_output ""
+	assert_equal "$stderr" "parity.sh: -j needs a positive number, not 'x'"
 }
 
 @test "parity: make parity passes TARGETS, COMPILERS and TESTS through" {

@@ -69,6 +69,43 @@ dist_setup() {
 	export CCACHE_PREFIX DIST
 }
 
+# dist_log FILE
+# Usage: dist_log "$objdir/farm.log"
+# With DIST set: the engine's client logs to FILE (emptied) from now on,
+# the engine's own record of where each job ran: DISTCC_LOG for distcc
+# (its messages, those of a fallback too, go there, not to stderr),
+# ICECC_LOGFILE with ICECC_DEBUG=debug for icecc (its debug level names
+# the host of each job). Without DIST, removes FILE: no farm built what
+# follows. Call it after dist_setup, whose probes are no jobs of the build.
+dist_log() {
+	local engine
+
+	engine=$(dist_engine) || exit 2
+	rm -f "$1"
+	case "$engine" in
+	'') return 0 ;;
+	distcc) DISTCC_LOG="$1"; export DISTCC_LOG ;;
+	icecc)
+		ICECC_LOGFILE="$1" ICECC_DEBUG=debug
+		export ICECC_LOGFILE ICECC_DEBUG
+		;;
+	esac
+	: >"$1" || die "cannot write '$1'"
+}
+
+# dist_jobs FILE
+# Usage: dist_jobs "$kdir/farm.log" >jobs
+# Prints where the compile jobs of the client log FILE (dist_log) ran:
+# "HOST JOBS" per host, then "local JOBS" (scripts/lib/farm-jobs.awk). A
+# missing FILE is a build that compiled nothing: "local 0".
+dist_jobs() {
+	if [ -e "$1" ]; then
+		awk -f "$TOPDIR/scripts/lib/farm-jobs.awk" "$1"
+	else
+		echo "local 0"
+	fi
+}
+
 # dist_prefix CC
 # Usage: CCACHE_PREFIX=$(dist_prefix "$cc_bin")
 # The command put in front of CC: the engine for GCC; for Clang

@@ -9,8 +9,12 @@
 #           --arg vstat pass|fail|skipped --argjson vsecs N --arg verdict V
 #           --arg vrepro CMD --arg qemu CMD --arg version V --arg last LINES
 #           --slurpfile warnings W.json --slurpfile tests TESTS.json
+#           --arg farm distcc|icecc|"" --arg jobs "HOST JOBS" LINES
 #           -f parity-cell.jq
 # An empty string stands for "none" and becomes null (or [] for last).
+# farm is the engine the cell was built on (DIST), jobs where its compile
+# jobs ran (scripts/lib/farm-jobs.awk's lines: each host, then local);
+# build.farm is null for a cell built without a farm.
 
 {target: $target, compiler: $compiler, name: $name, dir: $dir,
  compiler_version: $ccver,
@@ -18,7 +22,11 @@
  build: {status: $bstat, seconds: $bsecs,
 	 make_seconds: (if $made == "" then null else ($made | tonumber) end),
 	 reason: (if $breason == "" then null else $breason end),
-	 log: ($dir + "/build.log"), reproduce: $brepro},
+	 log: ($dir + "/build.log"), reproduce: $brepro,
+	 farm: (if $farm == "" then null
+		else {engine: $farm,
+		      jobs: ($jobs | split("\n") | map(select(. != "") | split(" ") | {(.[0]): (.[1] | tonumber)})
+			     | add // {local: 0})} end)},
  boot: {status: $vstat,
 	seconds: (if $vstat == "skipped" then null else $vsecs end),
 	reason: (if $verdict == "" or $verdict == "pass" then null

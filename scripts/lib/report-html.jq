@@ -12,6 +12,7 @@ include "report-layout";
 def cls: if . == "pass" then "pass" elif . == "fail" then "fail" else "skip" end;
 def cellbox($t): "<td class=\"\(if .build.status == "pass" and .boot.status == "pass" then "pass" else "fail" end)\">"
 	+ "<div><b>build</b> \(build_text | @html)</div>"
+	+ (if .build.farm != null then "<div><b>farm</b> \(farm_text | @html)</div>" else "" end)
 	+ "<div><b>boot</b> \(boot_text | @html)</div>"
 	+ "<div><b>warnings</b> \(.warnings.warnings) / <b>errors</b> \(.warnings.errors)\(.warnings | by_tool_text | @html)</div>"
 	+ "<div class=\"repro\">build: <code>\(.build.reproduce | @html)</code></div>"

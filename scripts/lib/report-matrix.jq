@@ -44,13 +44,13 @@ def aliases_text: (.aliases // {}) | to_entries
 	else "Built once: " + (map("\(.key) is \(.value)") | join(", "))
 	+ " here (the same compiler and linker)." end;
 
-def matrix_md: . as $r | if is_matrix then
+def matrix_md: . as $r | has_farm as $farm | if is_matrix then
 	"## Compiler matrix (reference: \(.reference))",
 	"",
-	"| target | compiler | version | build | boot | KUnit | \(tools | map("\(.) warnings") | join(" | ")) | kabi vs \(.reference) |",
-	"|" + ([range(0; 7 + (tools | length))] | map("---|") | join("")),
+	"| target | compiler | version | build | \(if $farm then "farm | " else "" end)boot | KUnit | \(tools | map("\(.) warnings") | join(" | ")) | kabi vs \(.reference) |",
+	"|" + ([range(0; 7 + (tools | length) + (if $farm then 1 else 0 end))] | map("---|") | join("")),
 	(.matrix[] | . as $t | .cells[] | . as $c |
-		"| \($t.name) | \(compiler_label) | \(short_version) | \(build_text) | \(boot_text) | \(kunit_text) | "
+		"| \($t.name) | \(compiler_label) | \(short_version) | \(build_text) | \(if $farm then "\(farm_text) | " else "" end)\(boot_text) | \(kunit_text) | "
 		+ (tools | map(. as $k | $c | tool_count($k)) | join(" | "))
 		+ " | \(ref_text($r; $t)) |"),
 	"",
@@ -71,15 +71,17 @@ def matrix_md: . as $r | if is_matrix then
 	 else ("Findings: none.", "") end)
 	else empty end;
 
-def matrix_html: . as $r | if is_matrix then
+def matrix_html: . as $r | has_farm as $farm | if is_matrix then
 	"<h2>Compiler matrix (reference: \(.reference | @html))</h2>",
 	"<table class=\"compilers\"><tr>"
-	+ (["target", "compiler", "version", "build", "boot", "KUnit"] | map("<th rowspan=\"2\">\(.)</th>") | join(""))
+	+ (["target", "compiler", "version", "build", (if $farm then "farm" else empty end), "boot", "KUnit"]
+		| map("<th rowspan=\"2\">\(.)</th>") | join(""))
 	+ "<th colspan=\"\(tools | length)\">warnings</th><th rowspan=\"2\">kabi vs \(.reference | @html)</th></tr>"
 	+ "<tr>" + (tools | map("<th>\(.)</th>") | join("")) + "</tr>",
 	(.matrix[] | . as $t | .cells[] | . as $c |
 		"<tr><th>\($t.name | @html)</th><td>\(compiler_label | @html)</td><td title=\"\(.compiler_version | @html)\">\(short_version | @html)</td>"
 		+ "<td class=\"\(.build.status | if . == "pass" then "pass" else "fail" end)\">\(build_text | @html)</td>"
+		+ (if $farm then "<td>\(farm_text | @html)</td>" else "" end)
 		+ "<td class=\"\(.boot.status | if . == "pass" then "pass" elif . == "fail" then "fail" else "skip" end)\">\(boot_text | @html)</td>"
 		+ "<td>\(kunit_text | @html)</td>"
 		+ (tools | map(. as $k | "<td>\($c | tool_count($k) | @html)</td>") | join(""))

@@ -16,10 +16,11 @@ include "report-layout";
 	(if (.failures | length) > 0 then " (\(.failures | length) failures)" else "" end),
 "",
 (if is_matrix then matrix_md else
-	"| target | compiler | build | boot | warnings | kabi |",
-	"|---|---|---|---|---|---|",
+	has_farm as $farm |
+	"| target | compiler | build | \(if $farm then "farm | " else "" end)boot | warnings | kabi |",
+	"|---|---|---|\(if $farm then "---|" else "" end)---|---|---|",
 	(.matrix[] | . as $t | .cells[] |
-		"| \($t.name) | \(.name | split("/")[1]) | \(build_text) | \(boot_text) | \(warn_text) | \($t.kabi | kabi_text) |"),
+		"| \($t.name) | \(.name | split("/")[1]) | \(build_text) | \(if $farm then "\(farm_text) | " else "" end)\(boot_text) | \(warn_text) | \($t.kabi | kabi_text) |"),
 	"" end),
 (if (.failures | length) > 0 then
 	("## Failures", "", (.failures[] | "- \(.)"), "") else empty end),

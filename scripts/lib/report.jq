@@ -14,6 +14,14 @@ def build_text: if .build.status != "pass" then "FAIL"
 def boot_text: if .boot.status == "pass" then "pass \(.boot.seconds | dur)"
 	elif .boot.status == "skipped" then "-"
 	else "FAIL: \(.boot.reason)" end;
+# where a cell's compile jobs ran, when it was built on a farm:
+# "distcc: 127.0.0.2:3632 290, 127.0.0.3:3632 301, local 3"
+def farm_text: if .build.farm == null then "-"
+	else "\(.build.farm.engine): " + (.build.farm.jobs
+		| if ([.[]] | add // 0) == 0 then "nothing compiled"
+		  else to_entries | map("\(.key) \(.value)") | join(", ") end) end;
+# a cell of the report was built on a farm: the tables get a farm column
+def has_farm: [.matrix[].cells[].build.farm // empty] | length > 0;
 def by_tool_text: [(.by_tool // {}) | to_entries[]
 	| select(.value.warnings + .value.errors > 0)
 	| "\(.key) \(.value.warnings + .value.errors)"]
