@@ -32,6 +32,14 @@ target() {
 	jq --rawfile known "$1" -f "$L/parity-tests-target.jq" "$T/in.json" >"$T/target.json"
 }
 
+# report TARGET-JSON: report.md and report.html in $T of the recorded report
+# with TARGET-JSON as its x86_64 row
+report() {
+	jq --slurpfile t "$1" '.matrix[0] = $t[0]' \
+		"$BATS_TEST_DIRNAME/fixtures/report/report.json" >"$T/report.json"
+	"$TOP/scripts/report.sh" "$T/report.json" "$T"
+}
+
 @test "parity-tests: a cell's results in order, its notes and counts" {
 	cell clang
 	run -0 jq -c '.' "$T/clang.json"
@@ -63,9 +71,7 @@ target() {
 	assert_output --partial '"differs":1,'
 	assert_output --partial '{"test":"overflow.u8_overflow_test","status":{"gcc":"pass","clang":"not-run"},"parity":"unjudged","reason":"the boot of clang failed"}'
 	jq --rawfile known "$F/known.list" -f "$L/parity-tests-target.jq" "$T/down.json" >"$T/t.json"
-	jq --slurpfile t "$T/t.json" '.matrix[0] = $t[0]' \
-		"$BATS_TEST_DIRNAME/fixtures/report/report.json" >"$T/report.json"
-	"$TOP/scripts/report.sh" "$T/report.json" "$T"
+	report "$T/t.json"
 	run -0 grep -F 'overflow.u8_overflow_test' "$T/report.md"
 	assert_output "$(printf '%s\n' \
 		'- x86_64 overflow.u8_overflow_test: gcc pass, clang not-run (unjudged: the boot of clang failed)' \
@@ -89,18 +95,14 @@ target() {
 
 @test "parity-tests: report.md shows the counts, the differing tests and the table" {
 	target "$F/known.list"
-	jq --slurpfile t "$T/target.json" '.matrix[0] = $t[0]' \
-		"$BATS_TEST_DIRNAME/fixtures/report/report.json" >"$T/report.json"
-	"$TOP/scripts/report.sh" "$T/report.json" "$T"
+	report "$T/target.json"
 	run -0 cat "$T/report.md"
 	expect_file "$F/report.md.expected"
 }
 
 @test "parity-tests: report.html draws a bar per cell and colours each status" {
 	target "$F/known.list"
-	jq --slurpfile t "$T/target.json" '.matrix[0] = $t[0]' \
-		"$BATS_TEST_DIRNAME/fixtures/report/report.json" >"$T/report.json"
-	"$TOP/scripts/report.sh" "$T/report.json" "$T"
+	report "$T/target.json"
 	run -0 grep -o '<th>x86_64/[a-z]*</th><td><div class="bar">\|<span class="[a-z]*" style="width:[0-9]*px" title="[^"]*">' "$T/report.html"
 	assert_output "$(printf '%s\n' \
 		'<th>x86_64/gcc</th><td><div class="bar">' \
@@ -129,9 +131,7 @@ target() {
 	jq --slurpfile c "$T/both.json" '.matrix[0] | .cells[0].tests = $c[0] | .cells[1].tests = $c[0]' \
 		"$BATS_TEST_DIRNAME/fixtures/report/report.json" >"$T/in.json"
 	jq --rawfile known "$F/known.list" -f "$L/parity-tests-target.jq" "$T/in.json" >"$T/target.json"
-	jq --slurpfile t "$T/target.json" '.matrix[0] = $t[0]' \
-		"$BATS_TEST_DIRNAME/fixtures/report/report.json" >"$T/report.json"
-	"$TOP/scripts/report.sh" "$T/report.json" "$T"
+	report "$T/target.json"
 	run -0 grep -A 2 '^x86_64/clang ' "$T/report.md"
 	assert_output "x86_64/clang        #####################--xxxxxxx 14 pass, 5 fail, 1 skip, 0 timeout, 0 not-run
   KUnit             4 pass, 1 fail, 1 skip, 0 timeout, 0 not-run
