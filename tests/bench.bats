@@ -99,7 +99,7 @@ need_anchors() {
 		"$T/calls" "$KABI" >"$T/b/kabi"
 	chmod +x "$T/b/kabi"
 	run -0 --separate-stderr "$BENCH" -o "$T/b" -n 2 -t 60 --tiny-only "$T/old.o" "$T/new.o"
-	run -0 sed -e "s|$T/b/bench/[^ ]*|WORK|" -e "s|$T/||g" "$T/calls"
+	run -0 sed -e "s#$T/b/bench/[^ ]*#WORK#" -e "s#$T/##g" "$T/calls"
 	assert_output "$(printf '%s\n' \
 		'dump new.o > /dev/null' 'diff old.o new.o > /dev/null' \
 		'dump new.o > WORK' 'diff old.o new.o > WORK' \
