@@ -35,6 +35,10 @@
 #
 # Anything but the compile of one C file (assembler, a flag probe without
 # -c or with -x) compiles locally.
+# GCC goes to the engine as it is: ccache runs farm-cc.sh for GCC on
+# icecc too, so that each icecc client logs to a file of its own
+# (scripts/lib/farm.sh: dist_log); icecc's log is buffered, and the
+# lines of clients sharing one file can tear.
 #
 # Exit: the compiler's (or the engine's) status; 2 trouble (usage).
 
@@ -52,7 +56,8 @@ usage() {
 	cat <<USAGE
 usage: $PROG CC ARGS...
 Compile with Clang CC on the farm DIST names (distcc or icecc) so that the
-object, the warnings and the dependency file are a local compile's.
+object, the warnings and the dependency file are a local compile's; any
+other CC goes to the engine as it is.
 USAGE
 }
 
@@ -218,14 +223,28 @@ icecc_clang() {
 	exec "$(dist_command)" "$@"
 }
 
+# icecc_log: with the directory of dist_log there, this client's log
+# goes to a file of its own in it
+icecc_log() {
+	if [ -n "${ICECC_LOGFILE:-}" ] && [ -d "$ICECC_LOGFILE.d" ]; then
+		ICECC_LOGFILE="$ICECC_LOGFILE.d/$$"
+		export ICECC_LOGFILE
+	fi
+}
+
 main() {
 	local engine
 
 	[ $# -ge 1 ] || { usage >&2; exit 2; }
 	engine=$(dist_engine) || exit 2
-	if [ -z "$engine" ] || ! scan "$@"; then
-		exec "$@"
-	fi
+	[ -n "$engine" ] || exec "$@"
+	[ "$engine" != icecc ] || icecc_log
+	case "${1##*/}" in
+	clang | clang-[0-9]*) ;;
+	# GCC: to the engine as it is
+	*) exec "$(dist_command)" "$@" ;;
+	esac
+	scan "$@" || exec "$@"
 	"${engine}_clang" "$@"
 }
 

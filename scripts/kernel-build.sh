@@ -151,7 +151,7 @@ up_to_date() {
 
 # build SRCDIR NAME JOBS: run make for the default targets in $objdir.
 build() {
-	local srcdir="$1" name="$2" jobs="$3" start
+	local srcdir="$1" name="$2" jobs="$3" start status
 
 	if up_to_date "$srcdir"; then
 		step BUILD "$name  up to date"
@@ -166,7 +166,10 @@ build() {
 	[ "${V:-0}" != 1 ] || set -- "$@" V=1
 
 	start=$(date +%s)
-	if ! run_logged "$log" make "$@"; then
+	status=0
+	run_logged "$log" make "$@" || status=$?
+	dist_log_end "$objdir/farm.log"
+	if [ "$status" != 0 ]; then
 		step BUILD "$name  FAIL"
 		printf '%s: building %s failed; last lines of %s:\n' "$PROG" "$name" "$log" >&2
 		tail -n 20 "$log" >&2

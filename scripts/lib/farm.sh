@@ -75,22 +75,41 @@ dist_setup() {
 # the engine's own record of where each job ran: DISTCC_LOG for distcc
 # (its messages, those of a fallback too, go there, not to stderr),
 # ICECC_LOGFILE with ICECC_DEBUG=debug for icecc (its debug level names
-# the host of each job). Without DIST, removes FILE: no farm built what
-# follows. Call it after dist_setup, whose probes are no jobs of the build.
+# the host of each job). icecc writes its log through a buffer, so lines
+# of parallel clients sharing one file can tear: scripts/farm-cc.sh has
+# each client write its own file in the directory FILE.d, which
+# dist_log_end appends to FILE. Without DIST, removes FILE: no farm built
+# what follows. Call it after dist_setup, whose probes are no jobs of the
+# build.
 dist_log() {
 	local engine
 
 	engine=$(dist_engine) || exit 2
-	rm -f "$1"
+	rm -rf "$1" "$1.d"
 	case "$engine" in
 	'') return 0 ;;
 	distcc) DISTCC_LOG="$1"; export DISTCC_LOG ;;
 	icecc)
 		ICECC_LOGFILE="$1" ICECC_DEBUG=debug
 		export ICECC_LOGFILE ICECC_DEBUG
+		mkdir "$1.d" || die "cannot create '$1.d'"
 		;;
 	esac
 	: >"$1" || die "cannot write '$1'"
+}
+
+# dist_log_end FILE
+# Usage: dist_log_end "$objdir/farm.log"
+# After the build (done or failed): append the clients' own logs in
+# FILE.d (dist_log) to FILE, client by client, and remove FILE.d.
+dist_log_end() {
+	local f
+
+	[ -d "$1.d" ] || return 0
+	for f in "$1.d"/*; do
+		[ ! -f "$f" ] || cat "$f"
+	done >>"$1" || die "cannot write '$1'"
+	rm -rf "$1.d"
 }
 
 # dist_jobs FILE
@@ -108,12 +127,13 @@ dist_jobs() {
 
 # dist_prefix CC
 # Usage: CCACHE_PREFIX=$(dist_prefix "$cc_bin")
-# The command put in front of CC: the engine for GCC; for Clang
-# scripts/farm-cc.sh, which sends the source with its macros unexpanded
-# (Documentation/build-farm.md).
+# The command put in front of CC: scripts/farm-cc.sh for Clang, which
+# sends the source with its macros unexpanded (Documentation/build-farm.md),
+# and for every compiler on icecc, whose clients it gives a log each
+# (dist_log); distcc itself for GCC.
 dist_prefix() {
-	case "${1##*/}" in
-	clang | clang-[0-9]*) echo "$TOPDIR/scripts/farm-cc.sh" ;;
+	case "$(dist_engine):${1##*/}" in
+	*:clang | *:clang-[0-9]* | icecc:*) echo "$TOPDIR/scripts/farm-cc.sh" ;;
 	*) dist_command ;;
 	esac
 }
