@@ -68,9 +68,9 @@ Environment:
 USAGE
 }
 
-# setup_compiler COMPILER: set cc_bin, ld_bin and cc_suffix (the build's
-# name) for COMPILER with the caller's LLVM, and export the make variables
-# for COMPILER (and only those).
+# setup_compiler COMPILER BUILDDIR: set cc_bin, ld_bin and cc_suffix (the
+# build's name) for COMPILER with the caller's LLVM, and export the make
+# variables for COMPILER (and only those).
 setup_compiler() {
 	compiler_select "$1"
 	unset CC LD LLVM LLVM_IAS HOSTCC HOSTCXX CROSS_COMPILE
@@ -79,7 +79,7 @@ setup_compiler() {
 	[ -z "$cc_ias" ] || { LLVM_IAS="$cc_ias"; export LLVM_IAS; }
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$cc_bin" "$ld_bin" || exit 2
 
-	dist_setup "$cc_bin"
+	dist_setup "$cc_bin" "$2"
 	CC=$(dist_cc "$cc_bin")
 	if [ "${CC%% *}" = ccache ]; then
 		# -g makes ccache key every object on the build directory; the
@@ -217,7 +217,7 @@ main() {
 	fi
 	is_positive "$jobs" || die "-j needs a positive number, not '$jobs'"
 	load_target "$target"
-	setup_compiler "$compiler"
+	setup_compiler "$compiler" "$builddir"
 	suffix="$cc_suffix"
 
 	srcdir=$("$TOPDIR/scripts/kernel-src.sh" -o "$builddir") || exit 2

@@ -219,7 +219,7 @@ main() {
 			fi
 			compiler_select "$c"
 			"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$cc_bin" || exit 2
-			[ "$n" -gt 0 ] || dist_setup "$cc_bin"
+			dist_setup "$cc_bin" "$builddir"
 			objdir="$builddir/series/bisect/$target-$cc_suffix"
 			configure "$srcdir" "$objdir"
 			objdir=$(cd "$objdir" && pwd)

@@ -155,7 +155,7 @@ survey_one() {
 	[ -z "$cc_ias" ] || set -- "$@" LLVM_IAS="$cc_ias"
 	engine=$(dist_engine) || exit 2
 	if [ -n "$engine" ]; then
-		dist_setup "$cc_bin"
+		dist_setup "$cc_bin" "$builddir"
 		set -- "$@" CC="$(dist_cc "$cc_bin")"
 	elif [ -z "$cc_llvm" ]; then
 		# make's default is gcc, GCC 12, whatever gcc-N was asked for

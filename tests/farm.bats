@@ -54,7 +54,7 @@ jobs_of() {
 # hold and the debug information can be compared. Leaves kernel-build.sh's
 # status in $status and its stderr in $stderr, the cell in $CELL.
 farm_cell() {
-	local engine="$1" ts
+	local engine="$1"
 	export COMPILER="$2"
 	shift 2
 	CELL="$BUILD/farm/kernel/x86_64-$COMPILER"
@@ -191,7 +191,7 @@ dist_setup_sh() {
 	local cc="$1"
 	shift
 	env "$@" PROG=kernel-build.sh TOPDIR="$TOP" sh -c '. "$TOPDIR/scripts/lib/common.sh" &&
-		. "$TOPDIR/scripts/lib/farm.sh" && dist_setup "$1" && echo "$DISTCC_HOSTS"' sh "$cc"
+		. "$TOPDIR/scripts/lib/farm.sh" && dist_setup "$1" "$2" && echo "$DISTCC_HOSTS"' sh "$cc" "$BUILD/farm"
 }
 
 @test "farm: a host that refuses connections is named and dropped, the others kept" {
@@ -387,6 +387,67 @@ local 0"
 	run -0 same_layouts
 	run -0 warnings_of "$CELL/build.log"
 	assert_output "$(warnings_of "$REF/warnings.log")"
+}
+
+# cross_sh DIR CC...: dist_setup with DIST=icecc and the cache in DIR for
+# each CC in turn, as a bisect over compilers calls it, and after each
+# "CC ICECC_VERSION" (or "CC unset")
+cross_sh() {
+	env DIST=icecc KPARITY_CACHE_DIR="$1/cache" PROG=kernel-build.sh TOPDIR="$TOP" sh -c '
+		. "$TOPDIR/scripts/lib/common.sh" && . "$TOPDIR/scripts/lib/farm.sh"
+		dir="$1"
+		shift
+		for cc in "$@"; do
+			dist_setup "$cc" "$dir" && echo "$cc ${ICECC_VERSION:-unset}"
+		done' sh "$@"
+}
+
+# cross_cc DIR CC: compile DIR/a.c with CC on icecc as DIR/farm.o, after
+# dist_setup, icecc's log in DIR/log
+cross_cc() {
+	env DIST=icecc KPARITY_CACHE_DIR="$1/cache" PROG=kernel-build.sh TOPDIR="$TOP" sh -c '
+		. "$TOPDIR/scripts/lib/common.sh" && . "$TOPDIR/scripts/lib/farm.sh"
+		dist_setup "$2" "$1" && cd "$1" &&
+			ICECC_DEBUG=debug ICECC_LOGFILE=log "$(dist_command)" "$2" -O2 -c a.c -o farm.o' sh "$@"
+}
+
+@test "farm: a cross GCC compiles on an iceccd, in an environment made once for it alone" {
+	local d="$BATS_TEST_TMPDIR" env before inode
+	need_tool arm-linux-gnueabi-gcc
+	eval "$(cat "$STATE/env")"
+	env="$d/cache/icecc/arm-linux-gnueabi-gcc.tar.gz"
+	before=$(farm_jobs icecc)
+	run -0 --separate-stderr cross_sh "$d" arm-linux-gnueabi-gcc gcc clang arm-linux-gnueabi-gcc
+	assert_output "arm-linux-gnueabi-gcc $env=arm-linux-gnueabi
+gcc unset
+clang unset
+arm-linux-gnueabi-gcc $env=arm-linux-gnueabi"
+	assert_equal "$stderr" ""
+	# each setup's probe compiled on a host
+	assert_equal "$(($(farm_jobs icecc) - before))" 4
+	printf 'int triple(int x)\n{\n\treturn x * 3;\n}\n' >"$d/a.c"
+	run -0 --separate-stderr cross_cc "$d" arm-linux-gnueabi-gcc
+	run -0 grep -c 'Have to use host' "$d/log"
+	assert_output 1
+	arm-linux-gnueabi-gcc -O2 -c "$d/a.c" -o "$d/local.o"
+	run -0 cmp "$d/farm.o" "$d/local.o"
+	# made once: another setup keeps the file
+	inode=$(stat -c %i "$env")
+	run -0 --separate-stderr cross_sh "$d" arm-linux-gnueabi-gcc
+	assert_equal "$(stat -c %i "$env")" "$inode"
+	run -0 ls "$d/cache/icecc"
+	assert_output arm-linux-gnueabi-gcc.tar.gz
+}
+
+@test "farm: a caller's ICECC_VERSION is kept, and icecc's complaint about it named" {
+	local d="$BATS_TEST_TMPDIR"
+	need_tool arm-linux-gnueabi-gcc
+	eval "$(cat "$STATE/env")"
+	export ICECC_VERSION=/nonexistent.tar.gz
+	run -0 --separate-stderr cross_sh "$d" arm-linux-gnueabi-gcc
+	assert_output "arm-linux-gnueabi-gcc /nonexistent.tar.gz"
+	assert_equal "$stderr" "kernel-build.sh: icecc compiled its probe with 'arm-linux-gnueabi-gcc' locally: \$ICECC_VERSION has to point to an existing file to be installed /nonexistent.tar.gz; building on what it finds"
+	assert [ ! -e "$d/cache/icecc" ]
 }
 
 # The fault tests come last: each leaves a daemon of the farm dead.

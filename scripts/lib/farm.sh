@@ -47,13 +47,15 @@ dist_cc() {
 	fi
 }
 
-# dist_setup CC
-# Usage: dist_setup "$cc_bin"
+# dist_setup CC BUILDDIR
+# Usage: dist_setup "$cc_bin" "$builddir"
 # With DIST set: check the engine is installed, its hosts are named and
 # can compile with CC (each host is tried with a one-line C file: a host
 # that refuses, or lacks CC, is dropped from DISTCC_HOSTS with one warning
 # naming it and the cause), and export what ccache needs to run the engine.
-# Dies (exit 2) when no host is left. Without DIST, does nothing.
+# icecc's environment of a cross GCC is kept in $KPARITY_CACHE_DIR/icecc
+# (default BUILDDIR/cache/icecc). Dies (exit 2) when no host is left.
+# Without DIST, does nothing. Call it again for each compiler.
 dist_setup() {
 	local engine
 
@@ -62,7 +64,10 @@ dist_setup() {
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$engine" || exit 2
 	case "$engine" in
 	distcc) distcc_setup "$1" ;;
-	icecc) icecc_setup "$1" ;;
+	icecc)
+		icecc_env "$1" "${KPARITY_CACHE_DIR:-$2/cache}/icecc"
+		icecc_setup "$1"
+		;;
 	esac
 	CCACHE_PREFIX=$(dist_prefix "$1")
 	DIST="$engine"
@@ -206,12 +211,70 @@ distcc_probe() {
 	return 1
 }
 
-# icecc_setup CC: the icecc half of dist_setup. icecc asks the local
-# iceccd, which asks the scheduler; a cross compiler needs an environment
-# tarball (ICECC_VERSION, made by icecc-create-env), without which icecc
-# compiles locally.
+# icecc_env CC DIR
+# Usage: icecc_env "$cc_bin" "$cachedir/icecc"
+# icecc hands a host the environment (compiler, assembler, libraries) of
+# the local gcc or clang by itself, but a cross GCC's only when
+# ICECC_VERSION names one: without it, icecc compiles locally. For a cross
+# GCC (its -dumpmachine is not this machine's) export ICECC_VERSION as
+# "ENV=PREFIX": ENV is DIR/CC.tar.gz, made by icecc-create-env (again when
+# CC or its cc1 is newer), PREFIX is CC's name up to its last '-', as
+# icecc reads a compiler's target from its name, so that no other
+# compiler gets ENV. For any other CC, unset what an earlier call set. An
+# ICECC_VERSION of the caller's is left as it is.
+icecc_env() {
+	local name path cc1 dir
+
+	if [ -n "${ICECC_VERSION:-}" ] && [ "$ICECC_VERSION" != "${dist_icecc_version:-}" ]; then
+		return 0
+	fi
+	unset ICECC_VERSION
+	dist_icecc_version=""
+	name=${1##*/}
+	case "$name" in
+	*-gcc | *-gcc-[0-9]*) ;;
+	*) return 0 ;;
+	esac
+	case "$("$1" -dumpmachine)" in
+	"$(uname -m)"-*) return 0 ;;
+	esac
+	path=$(command -v "$1") || die "cannot find the compiler '$1'"
+	cc1=$("$1" -print-prog-name=cc1)
+	mkdir -p "$2" || die "cannot create '$2'"
+	dir=$(cd "$2" && pwd)
+	if [ ! -s "$dir/$name.tar.gz" ] ||
+		[ -n "$(find -L "$path" "$cc1" -newer "$dir/$name.tar.gz")" ]; then
+		icecc_create_env "$path" "$dir/$name.tar.gz"
+	fi
+	ICECC_VERSION="$dir/$name.tar.gz=${name%-*}"
+	dist_icecc_version="$ICECC_VERSION"
+	export ICECC_VERSION
+}
+
+# icecc_create_env GCC FILE: make icecc's environment of GCC as FILE,
+# through a temporary directory of FILE's (icecc-create-env writes into
+# the current directory, under a name of its own). It wants a C++ driver
+# too, which a kernel never runs and a cross toolchain may lack: GCC
+# stands in for it.
+icecc_create_env() {
+	local tmp env
+
+	tmp=$(mktemp -d "${2%/*}/new.XXXXXX") || die "cannot create a directory in '${2%/*}'"
+	if ! (cd "$tmp" && icecc-create-env --gcc "$1" "$1") >"$tmp/log" 2>&1; then
+		env=$(tail -n 1 "$tmp/log")
+		rm -rf "$tmp"
+		die "icecc-create-env cannot make an environment of '$1': $env"
+	fi
+	for env in "$tmp"/*.tar.gz; do
+		mv "$env" "$2" || { rm -rf "$tmp"; die "cannot write '$2'"; }
+	done
+	rm -rf "$tmp"
+}
+
+# icecc_setup CC: the icecc half of dist_setup, after icecc_env. icecc
+# asks the local iceccd, which asks the scheduler.
 icecc_setup() {
-	local sock probe
+	local sock probe why
 
 	sock="${ICECC_TEST_SOCKET:-/var/run/icecc/iceccd.socket}"
 	[ -S "$sock" ] ||
@@ -222,7 +285,11 @@ icecc_setup() {
 	printf 'int kparity_probe(int x) { return x + 1; }\n' >"$probe/probe.c"
 	(cd "$probe" && ICECC_DEBUG=debug ICECC_LOGFILE="$probe/log" \
 		"$(dist_command)" "$1" -c probe.c -o probe.o) >/dev/null 2>&1 || :
-	grep -q 'Have to use host' "$probe/log" 2>/dev/null ||
-		warn "icecc compiled its probe with '$1' locally: the iceccd of '$sock' has no scheduler, or its scheduler no other host for '$1'; building on what it finds"
+	if ! grep -q 'Have to use host' "$probe/log" 2>/dev/null; then
+		# icecc's own word when it is ICECC_VERSION's fault
+		why=$(sed -n 's/^ICECC\[[0-9]*\] [^ ]* [^ ]*: \(.*ICECC_VERSION.*\)$/\1/p' "$probe/log" 2>/dev/null | head -n 1)
+		[ -n "$why" ] || why="the iceccd of '$sock' has no scheduler, or its scheduler no other host for '$1'"
+		warn "icecc compiled its probe with '$1' locally: $why; building on what it finds"
+	fi
 	rm -rf "$probe"
 }
