@@ -120,8 +120,10 @@ defines() {
 	done
 }
 
-# rewrite CC ARGS...: the source with its #include files inlined, on
-# stdout; the dependency file as ARGS ask, naming the object
+# rewrite CC ARGS...: the source with its #include files inlined and its
+# macros left to the host, on stdout (Clang's -frewrite-includes, GCC's
+# -fdirectives-only, which also keeps the #define lines); the dependency
+# file as ARGS ask, naming the object
 rewrite() {
 	local i=0 n=$# a dep=0
 
@@ -136,15 +138,29 @@ rewrite() {
 		*) set -- "$@" "$a" ;;
 		esac
 	done
-	[ "$dep" = 0 ] || set -- "$@" -MT "$out"
-	"$@" -E -frewrite-includes
+	if is_clang "$1"; then
+		# clang's driver names the object -o gives, -E none
+		[ "$dep" = 0 ] || set -- "$@" -MT "$out"
+		"$@" -E -frewrite-includes
+	else
+		# GCC's preprocessor names the object for the source either way
+		"$@" -E -fdirectives-only
+	fi
+}
+
+# is_clang CC: CC is a Clang
+is_clang() {
+	case "${1##*/}" in
+	clang | clang-[0-9]*) return 0 ;;
+	esac
+	return 1
 }
 
 # distcc_compile FILE CC ARGS...: compile the rewritten source FILE with
 # distcc, ARGS without what the rewriting did (includes, macros, the
 # dependency file)
 distcc_compile() {
-	local file="$1" i=0 n a
+	local file="$1" cc="$2" i=0 n a
 
 	shift
 	n=$#
@@ -158,8 +174,14 @@ distcc_compile() {
 			i=$((i + 1))
 			;;
 		-D* | -U* | -I* | -nostdinc | -Wp,* | -MD | -MMD | -MP | -MG) ;;
-		-fmacro-prefix-map=*) set -- "$@" -Xclang "$a" ;;
-		-ffile-prefix-map=*) set -- "$@" "$a" -Xclang "-fmacro-prefix-map=${a#-ffile-prefix-map=}" ;;
+		-fmacro-prefix-map=*)
+			! is_clang "$cc" || set -- "$@" -Xclang
+			set -- "$@" "$a"
+			;;
+		-ffile-prefix-map=*)
+			set -- "$@" "$a"
+			! is_clang "$cc" || set -- "$@" -Xclang "-fmacro-prefix-map=${a#-ffile-prefix-map=}"
+			;;
 		# distcc gives clang a -target of the client's machine unless
 		# it sees one, and it knows only this spelling
 		--target=*) set -- "$@" -target "${a#--target=}" ;;
@@ -175,7 +197,12 @@ distcc_compile() {
 			;;
 		esac
 	done
-	distcc "$@" "-fdebug-compilation-dir=$(pwd -P)"
+	if is_clang "$cc"; then
+		distcc "$@" "-fdebug-compilation-dir=$(pwd -P)"
+	else
+		# the host expands the macros the rewriting kept
+		distcc "$@" -fpreprocessed -fdirectives-only
+	fi
 }
 
 # distcc_clang CC ARGS...
@@ -195,6 +222,23 @@ distcc_clang() {
 	rewrite "$@" >>"$name" || return
 	distcc_compile "$name" "$@" || rc=$?
 	return "$rc"
+}
+
+# distcc_gcc CC ARGS...
+distcc_gcc() {
+	local tmp name a
+
+	# -fdirectives-only refuses -Wunused-macros: compile locally
+	for a; do
+		[ "$a" != -Wunused-macros ] || exec "$@"
+	done
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/kparity-farm-cc.XXXXXX") || die "cannot create a temporary directory"
+	# shellcheck disable=SC2064 # the directory is known now
+	trap "rm -rf '$tmp'" EXIT
+	name=${in##*/}
+	name="$tmp/${name%.c}.i"
+	rewrite "$@" >"$name" || return
+	distcc_compile "$name" "$@"
 }
 
 # icecc_clang CC ARGS...
@@ -239,13 +283,15 @@ main() {
 	engine=$(dist_engine) || exit 2
 	[ -n "$engine" ] || exec "$@"
 	[ "$engine" != icecc ] || icecc_log
-	case "${1##*/}" in
-	clang | clang-[0-9]*) ;;
-	# GCC: to the engine as it is
-	*) exec "$(dist_command)" "$@" ;;
-	esac
-	scan "$@" || exec "$@"
-	"${engine}_clang" "$@"
+	if is_clang "$1"; then
+		scan "$@" || exec "$@"
+		"${engine}_clang" "$@"
+	elif [ "$engine" = distcc ] && scan "$@"; then
+		distcc_gcc "$@"
+	else
+		# icecc keeps GCC's macros for the host by itself
+		exec "$(dist_command)" "$@"
+	fi
 }
 
 main "$@"

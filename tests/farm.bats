@@ -98,6 +98,15 @@ scheduled() {
 		END { for (s in n) print s, n[s] }' | sort
 }
 
+# scheduled_at FROM: scheduled FROM, each iceccd named by its address, as
+# a client's log names it
+scheduled_at() {
+	local name jobs
+	scheduled "$1" | while read -r name jobs; do
+		echo "$("$TOP/scripts/farm.sh" -d "$STATE" status | awk -v n="$name" '$1 == n { print $2 }') $jobs"
+	done
+}
+
 # client_jobs: where the farm cell's compile jobs ran, from the engine's
 # client log in the cell (farm-jobs.awk, as parity.sh reads it)
 client_jobs() {
@@ -261,8 +270,15 @@ farm_unit() {
 	shift 2
 	mkdir -p "$dir"
 	cp "$TOP/tests/fixtures/farm/warn.c" "$TOP/tests/fixtures/farm/macros.h" "$dir"
-	set -- "${FARM_CC:-clang}" -Wall -Wundef -Werror=unused-command-line-argument "-fmacro-prefix-map=$dir/=" \
-		-DFARM_N=3 -DFARM_DROPPED -UFARM_DROPPED -g -gdwarf-5 "$@" -Wp,-MMD,.warn.o.d -c -o warn.o warn.c
+	# GCC: the source by its absolute name, as Kbuild gives it with O=
+	# (GCC counts a warning's column in tabs read from the source file,
+	# which a host finds only by that name)
+	case "${FARM_CC:-clang}" in
+	clang*) set -- "${FARM_CC:-clang}" -Werror=unused-command-line-argument "$@" warn.c ;;
+	*) set -- "$FARM_CC" "$@" "$dir/warn.c" ;;
+	esac
+	set -- "$@" -Wall -Wundef "-fmacro-prefix-map=$dir/=" \
+		-DFARM_N=3 -DFARM_DROPPED -UFARM_DROPPED -g -gdwarf-5 -Wp,-MMD,.warn.o.d -c -o warn.o
 	[ "$engine" = local ] || set -- env DIST="$engine" DISTCC_FALLBACK=0 "$TOP/scripts/farm-cc.sh" "$@"
 	(eval "$(cat "$STATE/env")" && cd "$dir" && rm -f warn.o .warn.o.d && "$@") 2>"$dir/$name.err" || rc=$?
 	echo "$rc" >"$dir/$name.status"
@@ -329,6 +345,60 @@ warn.c:25:4: warning: equality comparison result unused [-Wunused-comparison]"
 	same_as_local clang --target=arm-linux-gnueabi -meabi gnu -Wa,-mimplicit-it=always -march=armv7-a
 }
 
+@test "farm-cc: a gcc compile on distcc is the local one: what macros hide stays hidden" {
+	local before d="$BATS_TEST_TMPDIR/unit"
+	need_tool llvm-dwarfdump
+	export FARM_CC=gcc
+	farm_unit local local
+	assert_equal "$(cat "$d/local.status")" 0
+	run -0 cat "$d/local.diag"
+	assert_output "$d/macros.h:4:20: warning: statement with no effect [-Wunused-value]
+$d/warn.c:12:5: warning: \"FARM_UNDEFINED\" is not defined, evaluates to 0 [-Wundef]
+$d/warn.c:18:2: warning: #warning \"a warning of the preprocessor\" [-Wcpp]
+$d/warn.c:25:11: warning: statement with no effect [-Wunused-value]"
+	# a host that cannot read the source counts columns in bytes, a
+	# tab as one: line 25's warning is at 25:4 there (the parity
+	# report compares warnings by file and line)
+	farm_unit local bytes -fdiagnostics-column-unit=byte
+	run -1 diff "$d/local.diag" "$d/bytes.diag"
+	assert_output "4c4
+< $d/warn.c:25:11: warning: statement with no effect [-Wunused-value]
+---
+> $d/warn.c:25:4: warning: statement with no effect [-Wunused-value]"
+	before=$(farm_jobs distcc)
+	farm_unit distcc distcc
+	assert_equal "$(cat "$d/distcc.status")" 0
+	assert_equal "$(($(farm_jobs distcc) - before))" 1
+	# fully preprocessed, PEEK would say "the comparison will always
+	# evaluate as 'true'" [-Waddress]
+	run -0 diff "$d/bytes.diag" "$d/distcc.diag"
+	run -0 cmp "$d/local.d" "$d/distcc.d"
+	run -0 cmp "$d/local.o" "$d/distcc.o"
+	# the one difference: the host's GCC records -fdirectives-only
+	# among its options (DW_AT_producer)
+	run -1 diff "$d/local.info" "$d/distcc.info"
+	sed 's/ -fdirectives-only//' "$d/distcc.info" >"$d/distcc.info-"
+	run -0 diff "$d/local.info" "$d/distcc.info-"
+}
+
+@test "farm-cc: a gcc compile a host warned about is compiled again locally by icecc" {
+	local d="$BATS_TEST_TMPDIR/unit"
+	export FARM_CC=gcc
+	farm_unit local local
+	ICECC_DEBUG=debug ICECC_LOGFILE="$d/icecc.log" farm_unit icecc icecc
+	assert_equal "$(cat "$d/icecc.status")" 0
+	# GCC prints a warning's source line, which a host cannot read:
+	# icecc's "caret workaround"
+	run -0 grep -c ': command needs stdout/stderr workaround, recompiling locally$' "$d/icecc.log"
+	assert_output 1
+	run -0 awk -f "$TOP/scripts/lib/farm-jobs.awk" "$d/icecc.log"
+	assert_output "local 1"
+	run -0 diff "$d/local.diag" "$d/icecc.diag"
+	run -0 cmp "$d/local.d" "$d/icecc.d"
+	run -0 cmp "$d/local.o" "$d/icecc.o"
+	run -0 diff "$d/local.info" "$d/icecc.info"
+}
+
 @test "farm-cc: with -Werror a clang compile fails on the farm as it does locally" {
 	local e d="$BATS_TEST_TMPDIR/unit"
 	need_tool clang
@@ -381,7 +451,7 @@ icecc_cell() {
 	# the clients' logs, as the report reads them: one file a client,
 	# so no line is lost to another client's write
 	run -0 client_jobs
-	assert_output "$(scheduled "$from")
+	assert_output "$(scheduled_at "$from")
 local 0"
 	run -0 same_code
 	run -0 same_layouts

@@ -41,7 +41,7 @@ dist_cc() {
 	if [ "${CCACHE_DISABLE:-}" != 1 ] && command -v ccache >/dev/null; then
 		printf 'ccache %s\n' "$1"
 	elif [ -n "$engine" ]; then
-		printf '%s %s\n' "$(dist_prefix "$1")" "$1"
+		printf '%s %s\n' "$(dist_prefix)" "$1"
 	else
 		printf '%s\n' "$1"
 	fi
@@ -69,7 +69,7 @@ dist_setup() {
 		icecc_setup "$1"
 		;;
 	esac
-	CCACHE_PREFIX=$(dist_prefix "$1")
+	CCACHE_PREFIX=$(dist_prefix)
 	DIST="$engine"
 	export CCACHE_PREFIX DIST
 }
@@ -130,17 +130,14 @@ dist_jobs() {
 	fi
 }
 
-# dist_prefix CC
-# Usage: CCACHE_PREFIX=$(dist_prefix "$cc_bin")
-# The command put in front of CC: scripts/farm-cc.sh for Clang, which
-# sends the source with its macros unexpanded (Documentation/build-farm.md),
-# and for every compiler on icecc, whose clients it gives a log each
-# (dist_log); distcc itself for GCC.
+# dist_prefix
+# Usage: CCACHE_PREFIX=$(dist_prefix)
+# The command put in front of the compiler: scripts/farm-cc.sh, which sends a
+# host the source with its macros unexpanded, as a local compile sees
+# them (Documentation/build-farm.md), and gives each icecc client a log
+# of its own (dist_log).
 dist_prefix() {
-	case "$(dist_engine):${1##*/}" in
-	*:clang | *:clang-[0-9]* | icecc:*) echo "$TOPDIR/scripts/farm-cc.sh" ;;
-	*) dist_command ;;
-	esac
+	echo "$TOPDIR/scripts/farm-cc.sh"
 }
 
 # dist_command
