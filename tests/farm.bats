@@ -194,13 +194,22 @@ warnings_of() {
 	assert_equal "$stderr" "kernel-build.sh: DISTCC_HOSTS '127.0.0.2:3632/2,cpp,lzo' asks for pump mode (,cpp), which cannot build a kernel tree"
 }
 
+# farm_lib SCRIPT ARG...: the sh SCRIPT, with ARGs as its "$@", after
+# scripts/lib/farm.sh is sourced as kernel-build.sh sources it
+farm_lib() {
+	PROG=kernel-build.sh TOPDIR="$TOP" sh -c '. "$TOPDIR/scripts/lib/common.sh" &&
+		. "$TOPDIR/scripts/lib/farm.sh" && script="$1" && shift && eval "$script"' sh "$@"
+}
+
 # dist_setup_sh CC VAR=VALUE...: dist_setup CC as kernel-build.sh runs
 # it, in the environment VAR=VALUE..., then the hosts it kept
 dist_setup_sh() {
 	local cc="$1"
 	shift
-	env "$@" PROG=kernel-build.sh TOPDIR="$TOP" sh -c '. "$TOPDIR/scripts/lib/common.sh" &&
-		. "$TOPDIR/scripts/lib/farm.sh" && dist_setup "$1" "$2" && echo "$DISTCC_HOSTS"' sh "$cc" "$BUILD/farm"
+	(
+		export "$@"
+		farm_lib 'dist_setup "$1" "$2" && echo "$DISTCC_HOSTS"' "$cc" "$BUILD/farm"
+	)
 }
 
 @test "farm: a host that refuses connections is named and dropped, the others kept" {
@@ -463,22 +472,24 @@ local 0"
 # each CC in turn, as a bisect over compilers calls it, and after each
 # "CC ICECC_VERSION" (or "CC unset")
 cross_sh() {
-	env DIST=icecc KPARITY_CACHE_DIR="$1/cache" PROG=kernel-build.sh TOPDIR="$TOP" sh -c '
-		. "$TOPDIR/scripts/lib/common.sh" && . "$TOPDIR/scripts/lib/farm.sh"
-		dir="$1"
-		shift
-		for cc in "$@"; do
-			dist_setup "$cc" "$dir" && echo "$cc ${ICECC_VERSION:-unset}"
-		done' sh "$@"
+	(
+		export DIST=icecc KPARITY_CACHE_DIR="$1/cache"
+		farm_lib 'dir="$1"
+			shift
+			for cc in "$@"; do
+				dist_setup "$cc" "$dir" && echo "$cc ${ICECC_VERSION:-unset}"
+			done' "$@"
+	)
 }
 
 # cross_cc DIR CC: compile DIR/a.c with CC on icecc as DIR/farm.o, after
 # dist_setup, icecc's log in DIR/log
 cross_cc() {
-	env DIST=icecc KPARITY_CACHE_DIR="$1/cache" PROG=kernel-build.sh TOPDIR="$TOP" sh -c '
-		. "$TOPDIR/scripts/lib/common.sh" && . "$TOPDIR/scripts/lib/farm.sh"
-		dist_setup "$2" "$1" && cd "$1" &&
-			ICECC_DEBUG=debug ICECC_LOGFILE=log "$(dist_command)" "$2" -O2 -c a.c -o farm.o' sh "$@"
+	(
+		export DIST=icecc KPARITY_CACHE_DIR="$1/cache"
+		farm_lib 'dist_setup "$2" "$1" && cd "$1" &&
+			ICECC_DEBUG=debug ICECC_LOGFILE=log "$(dist_command)" "$2" -O2 -c a.c -o farm.o' "$@"
+	)
 }
 
 @test "farm: a cross GCC compiles on an iceccd, in an environment made once for it alone" {
