@@ -232,6 +232,7 @@ translate() {
 	drop=$(kernel_flags gcc)
 	: >"$out/commands.tsv"
 	: >"$out/decisions.tsv"
+	: >"$out/outside"
 	mkdir -p "$out/sets"
 	while IFS= read -r set; do
 		n=$((n + 1))
@@ -244,11 +245,15 @@ translate() {
 		awk -F '\t' 'NR == FNR { u[$1] = 1; next } ($1 in u)' "$out/sets/$n.units" "$out/units.tsv" |
 			awk -F '\t' -v table="$out/sets/$n.tsv" -v clang="$cc_bin" -v pre="$pre" \
 				-v level="$level" -v after=-Wno-packed-not-aligned -v drop="$drop" \
+				-v outside="$out/outside" \
 				-v post="-Wno-error -fsyntax-only -fno-color-diagnostics -fdiagnostics-parseable-fixits" \
 				-f "$LIB/flag-words.awk" -f "$LIB/diagnose-cmd.awk" >>"$out/commands.tsv"
 	done <"$out/setlist"
 	nsets="$n"
 	dropped_gcc="$drop"
+	LC_ALL=C sort -o "$out/outside" "$out/outside"
+	[ -z "$wlevel" ] || [ "$(wc -l <"$out/outside")" -lt "$(wc -l <"$out/units.tsv")" ] ||
+		warn "no unit's command has -Wno-packed-not-aligned, where Kbuild adds W=$wlevel's flags: the replay adds them to none"
 }
 
 # replay OUT JOBS: run every unit's Clang command, JOBS at a time.
@@ -291,7 +296,7 @@ triage() {
 		--arg clang "$cc_bin" --arg clang_version "$("$cc_bin" --version | head -n 1)" \
 		--arg target "$target" --arg level "$wlevel" --arg src "$srcdir" \
 		--argjson host "$nhost" --argjson sets "$nsets" --arg dropped_gcc "$dropped_gcc" \
-		--rawfile stale "$out/stale" \
+		--rawfile stale "$out/stale" --rawfile outside "$out/outside" \
 		--argjson replay_secs "$replay_secs" \
 		--arg build_secs "$(cat "$b/build.seconds" 2>/dev/null || :)" \
 		--rawfile clang_tsv "$out/clang.tsv" --rawfile gcc_tsv "$out/gcc.tsv" \

@@ -213,7 +213,7 @@ triage_fixture() {
 		--arg dropped_gcc "-Wno-main" --argjson replay_secs 1 --arg build_secs 2 \
 		--rawfile clang_tsv "$BATS_TEST_TMPDIR/clang.tsv" --rawfile gcc_tsv "$BATS_TEST_TMPDIR/gcc.tsv" \
 		--rawfile decisions "$BATS_TEST_TMPDIR/dec.tsv" --rawfile commands "$BATS_TEST_TMPDIR/cmd.tsv" \
-		--rawfile cpu "$BATS_TEST_TMPDIR/cpu.tsv" --rawfile stale /dev/null \
+		--rawfile cpu "$BATS_TEST_TMPDIR/cpu.tsv" --rawfile stale /dev/null --rawfile outside /dev/null \
 		-L "$L" -f "$L/diagnose.jq" >"$BATS_TEST_TMPDIR/d.json"
 }
 
@@ -245,7 +245,7 @@ triage_fixture() {
 @test "diagnose: the three groups, the unparsable unit and the crash, counted" {
 	triage_fixture
 	run -0 jq -c '[.counts, .units]' "$BATS_TEST_TMPDIR/d.json"
-	assert_output '[{"both":13,"clang":8,"gcc":5,"unparsable":1,"crashed":1},{"replayed":5,"host_not_replayed":0,"stale_not_replayed":0,"flag_sets":1,"ok":3,"unparsable":1,"crashed":1}]'
+	assert_output '[{"both":13,"clang":8,"gcc":5,"unparsable":1,"crashed":1},{"replayed":5,"host_not_replayed":0,"stale_not_replayed":0,"outside_level":0,"flag_sets":1,"ok":3,"unparsable":1,"crashed":1}]'
 }
 
 @test "diagnose: an unparsable unit keeps its first error, a crash its reproducer" {
@@ -317,6 +317,21 @@ translate_cmds() {
 	assert_output "$(printf '7\t/b\t/s/a.c\t%s' "clang-19 --target=x86_64-linux-gnu -nostdinc -I/s/include -include /s/k.h -O2 -Wimplicit-fallthrough -Wno-sign-compare -I ./d -DKBUILD_BASENAME='\"a\"' -fsyntax-only /s/a.c")"
 }
 
+@test "diagnose-cmd.awk: a unit whose Makefile replaced KBUILD_CFLAGS gets no warning level, as in Kbuild" {
+	printf '%s\t%s\t%s\n' -O2 keep - -Wundef keep - -Wno-packed-not-aligned drop - >"$BATS_TEST_TMPDIR/t"
+	printf '3\t/b\t/s/arch/x86/boot/compressed/acpi.c\t%s\n' "gcc -m64 -O2 -Wundef -c -o arch/x86/boot/compressed/acpi.o /s/arch/x86/boot/compressed/acpi.c" >"$BATS_TEST_TMPDIR/u"
+	printf '4\t/b\t/s/init/main.c\t%s\n' "gcc -O2 -Wundef -Wno-packed-not-aligned -c -o init/main.o /s/init/main.c" >>"$BATS_TEST_TMPDIR/u"
+	run -0 awk -F '\t' -v table="$BATS_TEST_TMPDIR/t" -v clang=clang-19 -v pre=-fintegrated-as \
+		-v level="-Wextra -Wunused" -v after=-Wno-packed-not-aligned -v post=-fsyntax-only \
+		-v outside="$BATS_TEST_TMPDIR/outside" \
+		-f "$L/flag-words.awk" -f "$L/diagnose-cmd.awk" "$BATS_TEST_TMPDIR/u"
+	assert_output "$(printf '3\t/b\t/s/arch/x86/boot/compressed/acpi.c\t%s\n4\t/b\t/s/init/main.c\t%s' \
+		"clang-19 -fintegrated-as -m64 -O2 -Wundef -fsyntax-only /s/arch/x86/boot/compressed/acpi.c" \
+		"clang-19 -fintegrated-as -O2 -Wundef -Wextra -Wunused -fsyntax-only /s/init/main.c")"
+	run -0 cat "$BATS_TEST_TMPDIR/outside"
+	assert_output /s/arch/x86/boot/compressed/acpi.c
+}
+
 # bats test_tags=kernel
 @test "diagnose: the tiny x86_64 GCC cell replayed with clang-19" {
 	local build=${KPARITY_BUILD:-$TOP/build}
@@ -349,7 +364,7 @@ translate_cmds() {
 	run -0 "$TOP/scripts/diagnose-report.sh" "$BATS_TEST_TMPDIR/d.json" "$BATS_TEST_TMPDIR"
 	run -0 sed -n -e '7p' -e "/^## Clang's slowest units/,/^## Units/p" "$BATS_TEST_TMPDIR/diagnose.md"
 	assert_output "$(cat <<'EOF2'
-| 13 | 8 | 5 | 1 | 1 | 5 (1 flag sets; not replayed: 0 host units, 0 no longer built) | 1s (Clang: 62.36 CPU-s) | 2s |
+| 13 | 8 | 5 | 1 | 1 | 5 (1 flag sets, 0 outside the warning level; not replayed: 0 host units, 0 no longer built) | 1s (Clang: 62.36 CPU-s) | 2s |
 ## Clang's slowest units
 
 | unit | CPU seconds |

@@ -6,13 +6,15 @@
 #
 # Usage: awk -F '\t' -v table=DECISIONS -v clang=CLANG -v pre=WORDS
 #            -v level=WORDS -v after=WORD -v post=WORDS -v drop=WORDS
-#            -f flag-words.awk -f diagnose-cmd.awk UNITS
+#            [-v outside=FILE] -f flag-words.awk -f diagnose-cmd.awk UNITS
 #   UNITS     INDEX TAB DIRECTORY TAB FILE TAB COMMAND (COMMAND as the
 #             shell is given it: the compiler, flags, -c -o OBJ FILE)
 #   pre       words right after CLANG (--target=..., -fintegrated-as, ...)
 #   level     words inserted after the word AFTER (Makefile.extrawarn's
-#             first flag, where Kbuild adds the warning level's flags),
-#             or before POST when the command lacks it
+#             first flag, where Kbuild adds the warning level's flags).
+#             A command without AFTER gets none of them: its Makefile
+#             replaced KBUILD_CFLAGS (arch/x86/boot/compressed/), so
+#             Kbuild's W= never reaches it either. Its FILE goes to OUTSIDE
 #   post      words at the end, before FILE (-fsyntax-only, ...)
 #   drop      flags the tree gives GCC only, dropped whatever the table says
 # Prints INDEX TAB DIRECTORY TAB FILE TAB CLANG-COMMAND per unit. The
@@ -59,8 +61,8 @@ function out(w) {
 			placed = 1
 		}
 	}
-	if (!placed)
-		out(level)
+	if (!placed && outside != "")
+		print $3 >>outside
 	out(post)
 	out($3)
 	print $1 "\t" $2 "\t" $3 "\t" cmd

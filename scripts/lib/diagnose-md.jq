@@ -18,7 +18,7 @@ def finding:
 "",
 "| both | only clang | only gcc | unparsable | crashed | units | replay | gcc build |",
 "|---|---|---|---|---|---|---|---|",
-"| \(.counts.both) | \(.counts.clang) | \(.counts.gcc) | \(.counts.unparsable) | \(.counts.crashed) | \(.units.replayed) (\(.units.flag_sets) flag sets; not replayed: \(.units.host_not_replayed) host units, \(.units.stale_not_replayed // 0) no longer built) | \(.seconds.replay)s (Clang: \(.seconds.clang_cpu) CPU-s) | \(.seconds.gcc_build // "-")s |",
+"| \(.counts.both) | \(.counts.clang) | \(.counts.gcc) | \(.counts.unparsable) | \(.counts.crashed) | \(.units.replayed) (\(.units.flag_sets) flag sets, \(.units.outside_level // 0) outside the warning level; not replayed: \(.units.host_not_replayed) host units, \(.units.stale_not_replayed // 0) no longer built) | \(.seconds.replay)s (Clang: \(.seconds.clang_cpu) CPU-s) | \(.seconds.gcc_build // "-")s |",
 "",
 "## Only Clang, by flag",
 "",
@@ -50,6 +50,10 @@ def finding:
 (if (.stale // [] | length) > 0 then
 	("## Units no longer built", "", "Their .cmd files outlived the build's configuration; not replayed.", "",
 	 (.stale[] | "- `\(.)`"), "") else empty end),
+(if (.outside_level // [] | length) > 0 then
+	("## Units outside the warning levels", "",
+	 "Their Makefile replaces KBUILD_CFLAGS, so Kbuild's warning level (W=, and Clang's default suppressions) does not reach them; replayed with their own flags only.", "",
+	 (.outside_level[] | "- `\(.)`"), "") else empty end),
 (if (.crashes | length) > 0 then
 	("## Clang crashes", "", (.crashes[] | "- `\(.unit)`: \(.message)", "  - reproduce: `\(.reproduce)`",
 	 (.files[] | "  - reproducer: `\(.)`")), "") else empty end),

@@ -12,6 +12,7 @@
 #   $commands    INDEX DIR FILE CLANG-COMMAND
 #   $cpu         UNIT SECONDS, Clang's CPU time per unit
 #   $stale       the units no longer built, one a line
+#   $outside     the units Kbuild's warning levels do not reach, one a line
 #   $src         the kernel tree (unit names are relative to it)
 
 include "diagnose-lib";
@@ -52,6 +53,7 @@ include "diagnose-lib";
 | ([$f[] | select(.group == "clang")]) as $conly
 | [rows($cpu)[] | {unit: (.[0] | rel($src)), seconds: (.[1] | tonumber)}] as $cpus
 | [rows($stale)[] | .[0] | rel($src)] as $stales
+| [rows($outside)[] | .[0] | rel($src)] as $outs
 | {schema: 1,
    tool: "kparity diagnose",
    kernel: $kernel,
@@ -60,7 +62,7 @@ include "diagnose-lib";
    clang: {command: $clang, version: $clang_version, target: $target},
    level: $level,
    units: {replayed: ($u | length), host_not_replayed: $host,
-	   stale_not_replayed: ($stales | length), flag_sets: $sets,
+	   stale_not_replayed: ($stales | length), outside_level: ($outs | length), flag_sets: $sets,
 	   ok: ([$u[] | select(.status == "ok")] | length),
 	   unparsable: ($bad | length), crashed: ($crash | length)},
    seconds: {replay: $replay_secs, clang_cpu: ($cpus | map(.seconds) | add // 0 | . * 1000 | round / 1000),
@@ -75,4 +77,5 @@ include "diagnose-lib";
    gcc_only: $gonly,
    unparsable: $bad,
    crashes: $crash,
-   stale: ($stales | sort)}
+   stale: ($stales | sort),
+   outside_level: ($outs | sort)}
