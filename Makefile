@@ -18,8 +18,9 @@
 # JOBS=N     make jobs of each kernel build of 'make parity' (default: the
 #            number of CPUs; on a farm, its slot count). make's own -j does
 #            not reach them: parity builds one kernel at a time
-# RUNS=N     repetitions of each 'make bench' measurement (default 3) and
-#            of each 'make bench-probes' pair (default 5)
+# RUNS=N     repetitions of each 'make bench' measurement (default 3), of
+#            each 'make bench-probes' pair (default 5) and of each 'make
+#            bench-diagnose' pair (default 3)
 O        ?= build
 CC       ?= gcc
 PREFIX   ?= /usr/local
@@ -133,6 +134,12 @@ fuzz: deps-check
 bench-probes: deps-check
 	$(Q)scripts/bench-probes.sh -o $(O) $(if $(RUNS),-n $(RUNS))
 
+# The tiny GCC cell replayed through Clang's diagnostics against a cold
+# Clang build of its configuration (Documentation/diagnose.md).
+.PHONY: bench-diagnose
+bench-diagnose: deps-parity
+	$(Q)scripts/bench-diagnose.sh -o $(O) $(if $(RUNS),-n $(RUNS))
+
 # ---- an external module against a distro kernel -------------------------
 # (Documentation/distro-modules.md)
 # KDIR=DIR     the kernel's configured tree or headers (/lib/modules/$(uname -r)/build)
@@ -216,6 +223,7 @@ help:
 	@echo '  check     install test dependencies and run every test'
 	@echo '  fuzz      fuzz kabi with libFuzzer, FUZZ_TIME seconds per harness'
 	@echo '  bench-probes  no-op kernel rebuild, stock Kbuild probes against the overlay'
+	@echo '  bench-diagnose    make diagnose on the tiny GCC cell against a cold Clang build (RUNS=N LLVM=-N)'
 	@echo '  bench     kabi against pahole, codiff and abidiff on a distro vmlinux (RUNS=N)'
 	@echo '  module    build an external module (KDIR= M= COMPILER=) and check its layouts against the kernel'
 	@echo '  series-tree       extract the tree if needed, push the series, print its path'

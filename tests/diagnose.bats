@@ -198,6 +198,21 @@ sorted() {
 	assert_equal "$stderr" "diagnose.sh: -W takes 1, 2 or 12 (the kernel's W= levels this replays), not '3'"
 }
 
+@test "bench-diagnose: -n and -j take a positive number; no operand; exit 2" {
+	run -2 --separate-stderr "$TOP/scripts/bench-diagnose.sh" -o "$BATS_TEST_TMPDIR" -n x
+	assert_equal "$stderr" "bench-diagnose.sh: -n needs a positive number, not 'x'"
+	run -2 --separate-stderr "$TOP/scripts/bench-diagnose.sh" -o "$BATS_TEST_TMPDIR" -j 0
+	assert_equal "$stderr" "bench-diagnose.sh: -j needs a positive number, not '0'"
+	run -2 --separate-stderr "$TOP/scripts/bench-diagnose.sh" -o "$BATS_TEST_TMPDIR" extra
+	assert_equal "${stderr_lines[0]}" "usage: bench-diagnose.sh [-o BUILDDIR] [-n RUNS] [-j JOBS]"
+}
+
+@test "bench-diagnose: a Clang that is not installed, exit 2 before any build" {
+	run -2 --separate-stderr env LLVM=-99 "$TOP/scripts/bench-diagnose.sh" -o "$BATS_TEST_TMPDIR/b"
+	assert_equal "$stderr" "bench-diagnose.sh: cannot find 'clang-99' (LLVM=-99)"
+	assert [ ! -e "$BATS_TEST_TMPDIR/b" ]
+}
+
 # triage_fixture: diagnose.json of the recorded units, in $BATS_TEST_TMPDIR/d.json
 triage_fixture() {
 	awk -v src=/usr/src/linux-6.1 -f "$L/diagnose-parse.awk" "$F/status.tsv" \
