@@ -496,6 +496,18 @@ unsourced() {
 	assert_output '[1,"warning|-Wunused-variable|a.c:1:5|'"'"'x'"'"' defined but not used",["a.c"],true]'
 }
 
+@test "diagnose: W=1 on commands without Kbuild's warning set reaches no unit, and says so" {
+	need_tool clang-19
+	fake_build "$BATS_TEST_TMPDIR/b"
+	run -0 --separate-stderr "$D" -c clang-19 -j 1 -W 1 -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/b"
+	run -0 printf '%s\n' "${stderr_lines[@]}"
+	assert_line --index 1 "diagnose.sh: no unit's command has -Wno-packed-not-aligned, where Kbuild adds W=1's flags: the replay adds them to none"
+	run -0 jq -c '[.level, .units.outside_level, .outside_level]' "$BATS_TEST_TMPDIR/out/diagnose.json"
+	assert_output '["1",1,["a.c"]]'
+	run -1 grep -c -e ' -Wextra ' "$BATS_TEST_TMPDIR/out/commands.tsv"
+	assert_output 0
+}
+
 @test "diagnose: a GCC log that is not there, exit 2" {
 	run -2 --separate-stderr "$D" -l "$BATS_TEST_TMPDIR/none.log" "$BATS_TEST_TMPDIR/b"
 	assert_equal "$stderr" "diagnose.sh: no GCC log '$BATS_TEST_TMPDIR/none.log'"
