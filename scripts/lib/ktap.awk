@@ -33,12 +33,30 @@
 # Tests whose names the log never printed are numbered: SUITE.#N, #N.*.
 #
 # kselftest's TAP (its runner, or the guest's /init): a top-level result
-# named "selftests: COLLECTION: TEST" is the test COLLECTION.TEST; the
-# program's own output, nested as "# " lines, is not read. The line
+# named "selftests: COLLECTION: TEST" is the test COLLECTION.TEST. The line
 # "# selftests: COLLECTION: TEST" before it names the test that is running,
-# should the log end there.
+# should the log end there. The program's own KTAP or TAP, nested under it
+# as "# " lines (kselftest.h's "TAP version 13", "1..N", "ok N NAME",
+# "# Totals: ..."), is read as well, and printed before the test's line:
+#   COLLECTION.TEST.SUBTEST STATUS        each of the program's results
+#   COLLECTION.TEST STATUS [runner=OWN]   the test itself
+# The test's STATUS is the worst of the runner's line, its subtests and
+# its Totals line (fail, timeout, not-run, skip, pass: the first that any
+# of them has); "runner=OWN" follows when the runner's line alone said
+# something else (a program that exits 0 whatever its subtests say).
+# Among the subtests, "# SKIP" and "# XFAIL" are skip, "not ok # error"
+# fail; a result without a name is "#N", one that repeats an earlier name
+# of the program is "NAME #N". A planned subtest that never printed its
+# result is "#N", not-run (timeout if the boot hit its time limit there).
+# Deeper output of the program (its "# " lines) is not read. Findings:
+# fewer results than the plan announced, a result beyond the plan, a
+# Totals line that disagrees with the results printed, a program that
+# bailed out, a repeated name. A Totals line that counts a failure or an
+# error fails the test even when no result said so.
 
 function reset(l) {
+	if (l == 0)
+		nreset()
 	for (; l <= MAXL; l++) {
 		plan[l] = -1
 		last[l] = 0
@@ -57,6 +75,157 @@ function ksft(name) {
 	return name
 }
 
+# nreset: no output of a kselftest program read yet
+function nreset() {
+	ninfo = 0
+	nplan = -1
+	nres = 0
+	ntotals = ""
+	ntotals_nr = 0
+	nbail = 0
+	split("", nname)
+	split("", nstat)
+	split("", nnum)
+	split("", nseen)
+	split("", ncount)
+}
+
+# results N: "1 result", "N results"
+function results(n) {
+	return n == 1 ? "1 result" : n " results"
+}
+
+# worse A B: the worse of two statuses ("" is none)
+function worse(a, b) {
+	return RANK[b] > RANK[a] ? b : a
+}
+
+# nested TEXT: a line of the running kselftest's own output, without the
+# "# " the runner put before it
+function nested(text, status, kind, n, directive, d) {
+	sub(/[ \t]+$/, "", text)
+	if (text ~ /^1\.\.[0-9]+/) {
+		if (nplan < 0)
+			nplan = substr(text, 4) + 0
+		ninfo = 1
+	} else if (text ~ /^(not )?ok [0-9]+( |$)/) {
+		status = text ~ /^ok/ ? "pass" : "fail"
+		kind = status
+		sub(/^(not )?ok /, "", text)
+		n = text + 0
+		sub(/^[0-9]+ *(- )?/, "", text)
+		directive = ""
+		if (index(text, " # ")) {
+			directive = substr(text, index(text, " # ") + 3)
+			text = substr(text, 1, index(text, " # ") - 1)
+		} else if (text ~ /^#( |$)/) {
+			directive = substr(text, 3)
+			text = ""
+		}
+		d = toupper(directive)
+		if (d ~ /^SKIP/) {
+			status = "skip"
+			kind = "skip"
+		} else if (d ~ /^XFAIL/) {
+			status = "skip"
+			kind = "xfail"
+		} else if (d ~ /^XPASS/) {
+			kind = "xpass"
+		} else if (d ~ /^ERROR/) {
+			status = "fail"
+			kind = "error"
+		} else if (d ~ /^TIMEOUT/) {
+			status = "timeout"
+		}
+		subtest(n, text, status, kind)
+	} else if (text ~ /^# Totals: /) {
+		ntotals = substr(text, 3)
+		ntotals_nr = NR
+		ninfo = 1
+	} else if (text ~ /^Bail out!/) {
+		nbail = 1
+		ninfo = 1
+		print "# line " NR ": " running ": the program bailed out: \"" text "\""
+	}
+}
+
+# subtest NUMBER NAME STATUS KIND: a result of the running kselftest;
+# KIND is what the program's Totals line counts it as (empty: nothing)
+function subtest(n, name, status, kind) {
+	ninfo = 1
+	if (name == "")
+		name = "#" n
+	if (name in nseen) {
+		print "# line " NR ": " running ": result " n " repeats the name of result " nseen[name] ", \"" name "\": read as \"" name " #" n "\""
+		name = name " #" n
+	}
+	nseen[name] = n
+	nres++
+	nname[nres] = name
+	nstat[nres] = status
+	nnum[n] = 1
+	if (kind != "")
+		ncount[kind]++
+}
+
+# totals TEST: check the program's Totals line against the results it
+# printed; whether it counts a failure or an error
+function totals(test, i, k, v, agree, counted, failed) {
+	if (ntotals == "")
+		return 0
+	agree = 1
+	counted = ""
+	for (i = 1; i <= NKIND; i++) {
+		k = KIND[i]
+		if (!match(ntotals, " " k ":[0-9]+"))
+			continue
+		v = substr(ntotals, RSTART + length(k) + 2, RLENGTH - length(k) - 2) + 0
+		if (v != ncount[k] + 0)
+			agree = 0
+		if ((k == "fail" || k == "error") && v > 0)
+			failed = 1
+		counted = counted (counted == "" ? "" : " ") k ":" (ncount[k] + 0)
+	}
+	if (!agree)
+		print "# line " ntotals_nr ": " test ": \"" ntotals "\" disagrees with the " results(nres) " printed (" counted ")"
+	return failed
+}
+
+# ksft_flush TEST OWN CUT: print the subtests of the kselftest TEST, then
+# TEST itself, and reset. OWN is the runner's status of TEST; empty when
+# the log ended before the runner's line, and then CUT is TEST's status
+# and that of its first planned subtest that never printed its result.
+function ksft_flush(test, own, cut, worst, first, i, k, missing, beyond, failed) {
+	worst = own != "" ? own : cut
+	first = own != "" ? "not-run" : cut
+	for (i = 1; i <= nres; i++) {
+		print test "." nname[i] " " nstat[i]
+		worst = worse(worst, nstat[i])
+	}
+	missing = 0
+	for (k = 1; k <= nplan; k++) {
+		if (k in nnum)
+			continue
+		print test ".#" k " " first
+		worst = worse(worst, first)
+		first = "not-run"
+		missing++
+	}
+	beyond = 0
+	for (k in nnum)
+		if (nplan >= 0 && k + 0 > nplan)
+			beyond++
+	failed = totals(test)
+	if (failed || nbail)
+		worst = worse(worst, "fail")
+	print test " " worst (own != "" && own != worst ? " runner=" own : "")
+	if (own != "" && missing > 0)
+		print "# line " NR ": " test ": printed " nplan - missing " of the " results(nplan) " its plan announced"
+	if (beyond > 0)
+		print "# line " NR ": " test ": " results(beyond) " beyond its plan 1.." nplan
+	nreset()
+}
+
 # result L NUMBER NAME STATUS: a result at level L
 function result(l, n, name, status) {
 	last[l] = n
@@ -64,7 +233,9 @@ function result(l, n, name, status) {
 		name = ksft(name)
 		running = ""
 	}
-	if (l == 0) {
+	if (l == 0 && ninfo) {
+		ksft_flush(name, status, "")
+	} else if (l == 0) {
 		flush(name, status)
 	} else if (l == 1) {
 		nbuf[1]++
@@ -121,7 +292,7 @@ function unfinished(why, status, l, deepest, i, first, suite) {
 		}
 		for (i = last[0] + 1; i <= plan[0]; i++) {
 			if (i == last[0] + 1 && running != "")
-				print running " " first
+				ksft_flush(running, "", first)
 			else
 				print "#" i ".* " first
 			first = "not-run"
@@ -143,6 +314,11 @@ function cut(text, l, n) {
 	match(text, /^ */)
 	l = int(RLENGTH / 4)
 	sub(/^ +/, "", text)
+	if (l == 0 && running != "" && text ~ /^# (not )?ok [0-9]+/) {
+		sub(/^# (not )?ok /, "", text)
+		subtest(text + 0, "", "not-run", "")
+		return
+	}
 	if (text ~ /^(not )?ok [0-9]+/ && l <= 1) {
 		sub(/^(not )?ok /, "", text)
 		n = text + 0
@@ -167,9 +343,17 @@ function line(text, l, body, n, name, status, directive) {
 	}
 	if (!indoc)
 		return
+	if (l == 0 && running != "" && body ~ /^# / && body !~ /^# selftests: [^ :]+: [^ ]+$/) {
+		nested(substr(body, 3))
+		return
+	}
 	if (body ~ /^# Subtest: /) {
 		subname[l] = substr(body, 12)
 	} else if (l == 0 && body ~ /^# selftests: [^ :]+: [^ ]+$/) {
+		if (ninfo) {
+			print "# line " NR ": " running " printed no result before the next test began"
+			ksft_flush(running, "", "not-run")
+		}
 		running = ksft(substr(body, 3))
 	} else if (body ~ /^1\.\.[0-9]+/) {
 		plan[l] = substr(body, 4) + 0
@@ -206,6 +390,12 @@ function line(text, l, body, n, name, status, directive) {
 
 BEGIN {
 	MAXL = 3
+	RANK["pass"] = 1
+	RANK["skip"] = 2
+	RANK["not-run"] = 3
+	RANK["timeout"] = 4
+	RANK["fail"] = 5
+	NKIND = split("pass fail xfail xpass skip error", KIND, " ")
 	reset(0)
 }
 
