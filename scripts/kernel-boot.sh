@@ -7,7 +7,9 @@
 # QEMU runs under timeout, with -no-reboot and panic=-1 so that both the
 # guest's restart and a panic end it, no display, and the serial console in
 # KERNELDIR/boot.log. The command line is kept in KERNELDIR/boot.cmd and
-# boot-verdict.sh's verdict in KERNELDIR/boot.verdict. Each boot gets a
+# boot-verdict.sh's verdict in KERNELDIR/boot.verdict (with -l, these go
+# into another directory, so that one kernel can boot with another's
+# disk and keep its own console). Each boot gets a
 # fresh token, so an old log can never pass for a new boot. With -d, the
 # kselftest disk (scripts/kselftest.sh) is attached as the target's DISK
 # says, and the command line asks /init to run its tests.
@@ -26,10 +28,12 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 
 usage() {
 	cat <<USAGE
-usage: $PROG -t TARGET -k KERNELDIR -i INITRAMFS [-d DISK] [-T SECONDS]
+usage: $PROG -t TARGET -k KERNELDIR -i INITRAMFS [-d DISK] [-l LOGDIR] [-T SECONDS]
 Boot the kernel built in KERNELDIR for TARGET with INITRAMFS and print the
 verdict: 'pass' or 'fail: REASON'.
   -d DISK     attach the kselftest image DISK (read-only) and run its tests
+  -l LOGDIR   write boot.log, boot.cmd, boot.verdict and boot.qemu into
+              LOGDIR, not into KERNELDIR
   -T SECONDS  time limit for the whole boot (default: 120)
 V=1 shows the QEMU command.
 USAGE
@@ -54,11 +58,12 @@ quote() {
 }
 
 main() {
-	local target="" kdir="" initrd="" disk="" limit=120 opt token name start rc rc2 took verdict
+	local target="" kdir="" initrd="" disk="" logdir="" limit=120 opt token name start rc rc2 took verdict
 
-	while getopts d:hi:k:t:T: opt; do
+	while getopts d:hi:k:l:t:T: opt; do
 		case "$opt" in
 		d) disk="$OPTARG" ;;
+		l) logdir="$OPTARG" ;;
 		i) initrd="$OPTARG" ;;
 		k) kdir="$OPTARG" ;;
 		t) target="$OPTARG" ;;
@@ -87,13 +92,19 @@ main() {
 		*,*) die "'$disk': QEMU's -drive cannot take a file name with a comma" ;;
 		esac
 	fi
+	[ -n "$logdir" ] || logdir=$kdir
+	mkdir -p "$logdir" || die "cannot create '$logdir'"
 
 	name="$target/$(basename "$kdir" | sed "s/^$target-//")"
+	# another kernel's disk, as kernel-swap.sh boots it: say whose
+	if [ "$logdir" != "$kdir" ] && [ -n "$disk" ]; then
+		name="$name with the kselftests of $(basename "$(dirname "$disk")")"
+	fi
 	token="$(date +%s)-$$"
 	set -- "$t_qemu" -M "$t_qemu_machine"
 	[ -z "$t_qemu_cpu" ] || set -- "$@" -cpu "$t_qemu_cpu"
 	set -- "$@" -m "${t_qemu_memory:-256M}" -nodefaults -display none -no-reboot \
-		-serial "file:$kdir/boot.log" -kernel "$kdir/$t_image"
+		-serial "file:$logdir/boot.log" -kernel "$kdir/$t_image"
 	[ -z "$t_dtb" ] || set -- "$@" -dtb "$kdir/$t_dtb"
 	set -- "$@" -initrd "$initrd"
 	if [ -z "$disk" ]; then
@@ -112,31 +123,31 @@ kparity.tests=kselftest kparity.disk=$t_disk_dev${t_append:+ $t_append}"
 	# --foreground keeps QEMU in the caller's process group, so a Ctrl-C
 	# that interrupts a run stops the guest too, not only the run.
 	set -- timeout --foreground -k 5 "$limit" "$@"
-	quote "$@" >"$kdir/boot.cmd"
-	[ "${V:-0}" != 1 ] || cat "$kdir/boot.cmd" >&2
+	quote "$@" >"$logdir/boot.cmd"
+	[ "${V:-0}" != 1 ] || cat "$logdir/boot.cmd" >&2
 
-	: >"$kdir/boot.log"
+	: >"$logdir/boot.log"
 	# Boards with a sound device would otherwise try the host's audio.
 	QEMU_AUDIO_DRV=none
 	export QEMU_AUDIO_DRV
 	start=$(date +%s)
 	rc=0
-	"$@" </dev/null >"$kdir/boot.qemu" 2>&1 || rc=$?
+	"$@" </dev/null >"$logdir/boot.qemu" 2>&1 || rc=$?
 	took=$(fmt_time $(($(date +%s) - start)))
 
 	rc2=0
-	verdict=$("$TOPDIR/scripts/boot-verdict.sh" "$kdir/boot.log" "$rc" "$token") || rc2=$?
+	verdict=$("$TOPDIR/scripts/boot-verdict.sh" "$logdir/boot.log" "$rc" "$token") || rc2=$?
 	[ "$rc2" -ne 2 ] || exit 2
-	printf '%s\n' "$verdict" >"$kdir/boot.verdict"
+	printf '%s\n' "$verdict" >"$logdir/boot.verdict"
 	printf '%s\n' "$verdict"
 	if [ "$rc2" -eq 0 ]; then
 		step BOOT "$name  PASS $took"
 		exit 0
 	fi
 	step BOOT "$name  FAIL $took"
-	printf '%s: %s %s; last lines of %s:\n' "$PROG" "$name" "$verdict" "$kdir/boot.log" >&2
-	tail -n 10 "$kdir/boot.log" >&2
-	[ ! -s "$kdir/boot.qemu" ] || cat "$kdir/boot.qemu" >&2
+	printf '%s: %s %s; last lines of %s:\n' "$PROG" "$name" "$verdict" "$logdir/boot.log" >&2
+	tail -n 10 "$logdir/boot.log" >&2
+	[ ! -s "$logdir/boot.qemu" ] || cat "$logdir/boot.qemu" >&2
 	exit 1
 }
 

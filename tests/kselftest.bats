@@ -178,6 +178,26 @@ kselftest.sh: kselftest 'futex/run.sh' of x86_64/gcc is not an ELF file; not boo
 	[ ! -e "$k/boot.log" ]
 }
 
+@test "kernel-boot.sh: with -l the console, command and verdict go there, not into the kernel's directory" {
+	need_tool qemu-system-x86_64
+	local k=$BATS_TEST_TMPDIR/k l=$BATS_TEST_TMPDIR/swap/l
+	mkdir -p "$k/arch/x86/boot"
+	: >"$k/arch/x86/boot/bzImage"
+	: >"$BATS_TEST_TMPDIR/initrd"
+	: >"$BATS_TEST_TMPDIR/disk.ext2"
+	# QEMU refuses the empty image at once: a failed boot, and its files
+	run -1 --separate-stderr "$TOP/scripts/kernel-boot.sh" -t x86_64 -k "$k" \
+		-i "$BATS_TEST_TMPDIR/initrd" -d "$BATS_TEST_TMPDIR/disk.ext2" -l "$l" -T 10
+	assert_output "fail: qemu exited 1"
+	# the step line says whose disk the kernel booted (its seconds vary)
+	assert_regex "${stderr_lines[0]}" "^BOOT    x86_64/k with the kselftests of ${BATS_TEST_TMPDIR##*/}  FAIL [0-9]+s\$"
+	run -0 ls "$l"
+	assert_output "$(printf '%s\n' boot.cmd boot.log boot.qemu boot.verdict)"
+	run -0 ls "$k"
+	assert_output arch
+	run -0 grep -c -- "-serial file:$l/boot.log " "$l/boot.cmd"
+}
+
 # bats test_tags=kernel
 @test "boot: x86_64/gcc runs its kselftests from the disk, and ktap.sh reads every result" {
 	need_tool qemu-system-x86_64
