@@ -348,7 +348,7 @@ target_tests() {
 	mv "$file.tmp" "$file"
 	n=$(jq '.tests.differs // 0' "$file")
 	[ "$n" -gt 0 ] || return 0
-	first=$(jq -r '.tests.rows[0] | "\(.test) (\(.status | to_entries | map("\(.key) \(.value)") | join(", ")))"' "$file")
+	first=$(jq -r '.tests.rows[0] | "\(.test) (\(.status | to_entries | map("\(.key) \(.value)") | join(", "))\(if .subtests.differ > 0 then "; \(.subtests.differ) of \(.subtests.count) subtests differ" else "" end))"' "$file")
 	failures="$failures$1 tests: $n differ between compilers, first $first
 "
 }
@@ -556,8 +556,8 @@ assemble() {
 		jq -s --arg target "$target" --slurpfile kabi "$kabi_file" \
 			-f "$TOPDIR/scripts/lib/parity-target.jq" "$@" |
 			jq --slurpfile vr "$cells/$target.vs-ref.json" \
-				--slurpfile vv "$cells/$target.versions.json" \
-				'. + {kabi_vs_ref: $vr[0], kabi_versions: $vv[0]}' >"$cells/$target.target.json"
+				--slurpfile vv "$cells/$target.versions.json" --slurpfile sw "$cells/$target.swap.json" \
+				'. + {kabi_vs_ref: $vr[0], kabi_versions: $vv[0], swap: $sw[0]}' >"$cells/$target.target.json"
 		target_tests "$target"
 	done
 	# after the targets: comparing their tests may add failures
@@ -693,6 +693,9 @@ main() {
 			build_cell "$target" "$compiler"
 		done
 		compare_all "$target"
+		"$TOPDIR/scripts/kernel-swap.sh" -o "$build" -t "$target" -r "$(reference)" -c "$compilers" -T "$limit" "$cells" >"$cells/$target.swap.json" ||
+			failures="$failures$target swap: kernel-swap.sh failed to boot the kernels with each other's kselftests
+"
 	done
 
 	# The report is written whole, or not at all: seconds of jq, which a

@@ -1,0 +1,186 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# kernel-swap.sh - the kernel or the test program? For a target whose
+# kselftests differ between the reference compiler's cell and another
+# compiler's, boot each of the two kernels with the other compiler's
+# kselftest disk. With the two cells' own boots that is a 2x2 of kernel
+# compiler by test compiler, and scripts/kernel-swap.jq says for each test
+# that differs which side carries the difference.
+#
+# CELLS is the directory of parity.sh's cell files, CELLS/TARGET-COMPILER.json
+# (their tests, and whether they booted); the kernels, disks and initramfs
+# are those the parity run made in BUILDDIR (kernel/, kselftest/ by
+# kselftest.sh, initramfs/ by initramfs.sh). Each kernel boots with its own
+# cell's initramfs and the other cell's disk, its console in
+# BUILDDIR/swap/TARGET/KERNEL-kernel.TESTS-tests/ (kernel-boot.sh -l), so
+# that the cell's own console stays. Only the tests that differ (or are
+# known differences, scripts/targets/test-differences.list) and are
+# kselftests call for a swap: KUnit's run inside the kernel, with no disk
+# to swap. Where none differs, nothing boots.
+#
+# Prints {"pairs": [PAIR...]}, one PAIR per compiler whose kselftests
+# differ from the reference's (Documentation/parity.md, "SWAP").
+#
+# Exit: 0 ok (whatever the swapped boots found), 2 trouble (usage, a
+# missing cell file, tools).
+
+# shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
+set -eu
+
+PROG=kernel-swap.sh
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
+# shellcheck source=scripts/lib/target.sh
+. "$TOPDIR/scripts/lib/target.sh"
+DIFFERENCES="${KPARITY_TEST_DIFFERENCES:-$TOPDIR/scripts/targets/test-differences.list}"
+LIST="${KPARITY_KSELFTEST_LIST:-$TOPDIR/scripts/targets/kselftest.list}"
+
+usage() {
+	cat <<USAGE
+usage: $PROG -o BUILDDIR -t TARGET -r REFERENCE -c COMPILERS [-T SECONDS] CELLS
+Boot each kernel of TARGET with the other compiler's kselftest disk, for
+every compiler of COMPILERS whose kselftests differ from REFERENCE's in
+the cell files of CELLS; print the 2x2 of each differing test as JSON.
+  -o BUILDDIR   the parity run's build directory
+  -r REFERENCE  the compiler every other one is compared with
+  -c COMPILERS  the compilers of the run, separated by spaces
+  -T SECONDS    time limit for each boot (default: 120)
+USAGE
+}
+
+# suffix COMPILER: the build directory suffix of COMPILER's cell
+suffix() {
+	compiler_select "$1"
+	printf '%s\n' "$cc_suffix"
+}
+
+# collections: the kselftest collections TARGET's disks hold, one a line
+collections() {
+	awk -v target="$target" -v file="$LIST" -f "$TOPDIR/scripts/lib/kselftest-list.awk" "$LIST" |
+		awk '!seen[$1]++ { print $1 }'
+}
+
+# differing REF-CELL OTHER-CELL: the kselftests that differ between the two
+# cells (or are known differences), one a line, judged as parity.sh does
+differing() {
+	jq -n --arg target "$target" --slurpfile a "$1" --slurpfile b "$2" \
+		'{name: $target, cells: [$a[0], $b[0]]}' |
+		jq --rawfile known "$DIFFERENCES" -f "$TOPDIR/scripts/lib/parity-tests-target.jq" |
+		jq -r --arg colls "$colls" '($colls | split("\n")) as $c
+			| .tests.rows // [] | .[]
+			| select(.parity == "differs" or .parity == "known")
+			| select(.test | split(".")[0] | IN($c[]))
+			| .test'
+}
+
+# swap_boot KERNEL TESTS DIR: boot KERNEL's kernel with the disk of TESTS's
+# cell, its console and results in DIR; write DIR/boot.json
+swap_boot() {
+	local k="$1" d="$2" dir="$3" ksfx disk initrd kdir verdict rc=0 hang="" start secs
+
+	ksfx=$(suffix "$k")
+	kdir="$builddir/kernel/$target-$ksfx"
+	rm -rf "$dir"
+	mkdir -p "$dir" || die "cannot create '$dir'"
+	start=$(date +%s)
+	if ! disk=$("$TOPDIR/scripts/kselftest.sh" -o "$builddir" -t "$target" -c "$d"); then
+		rc=1
+		verdict="fail: no kselftest disk of $target/$(suffix "$d")"
+	elif ! initrd=$("$TOPDIR/scripts/initramfs.sh" -o "$builddir" -t "$target" -c "$k"); then
+		rc=1
+		verdict="fail: no initramfs of $target/$ksfx"
+	else
+		set -- -t "$target" -k "$kdir" -i "$initrd" -d "$disk" -l "$dir" -T "$limit"
+		verdict=$("$TOPDIR/scripts/kernel-boot.sh" "$@") || rc=$?
+		[ "$rc" -ne 2 ] || exit 2
+		[ -n "$verdict" ] || verdict="fail: kernel-boot.sh exited $rc"
+		printf '%s\n' "scripts/kernel-boot.sh $*" >"$dir/reproduce"
+	fi
+	secs=$(($(date +%s) - start))
+	case "$verdict" in
+	"fail: hang:"*) hang=-t ;;
+	esac
+	if [ -f "$dir/boot.log" ]; then
+		"$TOPDIR/scripts/ktap.sh" $hang "$dir/boot.log" >"$dir/tests.lines"
+	else
+		echo "# no console log '$dir/boot.log'" >"$dir/tests.lines"
+	fi
+	jq -R -s --arg kinds "kunit kselftest" --arg kselftest "$(printf '%s\n' "$colls" | tr '\n' ' ')" \
+		-f "$TOPDIR/scripts/lib/parity-tests.jq" "$dir/tests.lines" >"$dir/tests.json"
+	jq -n --arg kernel "$k" --arg tests "$d" --arg verdict "$verdict" --argjson seconds "$secs" \
+		--arg console "swap/${dir##*/swap/}/boot.log" \
+		--arg reproduce "$(cat "$dir/reproduce" 2>/dev/null || :)" \
+		--slurpfile results "$dir/tests.json" \
+		'{kernel: $kernel, tests: $tests, status: (if $verdict == "pass" then "pass" else "fail" end),
+		  verdict: $verdict, seconds: $seconds, console: $console,
+		  reproduce: (if $reproduce == "" then null else $reproduce end),
+		  results: $results[0]}' >"$dir/boot.json"
+}
+
+# pair OTHER: the PAIR of the reference and OTHER, when their kselftests
+# differ, into $work/OTHER.json
+pair() {
+	local o="$1" a="$cells/$target-$ref.json" b="$cells/$target-$1.json" names base
+
+	[ -r "$a" ] || die "cannot read '$a'"
+	[ -r "$b" ] || die "cannot read '$b'"
+	names=$(differing "$a" "$b") || die "cannot compare the tests of '$a' and '$b'"
+	[ -n "$names" ] || return 0
+	step SWAP "$target: $(printf '%s\n' "$names" | wc -l) kselftests differ between $ref and $o; each kernel boots the other's"
+	base="$builddir/swap/$target"
+	swap_boot "$ref" "$o" "$base/$(suffix "$ref")-kernel.$(suffix "$o")-tests"
+	swap_boot "$o" "$ref" "$base/$(suffix "$o")-kernel.$(suffix "$ref")-tests"
+	jq -n --arg ref "$ref" --arg other "$o" --arg names "$names" \
+		--slurpfile refcell "$a" --slurpfile othercell "$b" \
+		--slurpfile refkernel "$base/$(suffix "$ref")-kernel.$(suffix "$o")-tests/boot.json" \
+		--slurpfile otherkernel "$base/$(suffix "$o")-kernel.$(suffix "$ref")-tests/boot.json" \
+		-f "$TOPDIR/scripts/kernel-swap.jq" >"$work/$o.json"
+}
+
+main() {
+	local opt c
+
+	builddir="" target="" ref="" compilers="" limit=120
+	while getopts c:ho:r:t:T: opt; do
+		case "$opt" in
+		c) compilers="$OPTARG" ;;
+		o) builddir="$OPTARG" ;;
+		r) ref="$OPTARG" ;;
+		t) target="$OPTARG" ;;
+		T) limit="$OPTARG" ;;
+		h) usage; exit 0 ;;
+		*) usage >&2; exit 2 ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	if [ $# -ne 1 ] || [ -z "$builddir" ] || [ -z "$target" ] || [ -z "$ref" ] || [ -z "$compilers" ]; then
+		usage >&2
+		exit 2
+	fi
+	is_positive "$limit" || die "-T needs a positive number of seconds, not '$limit'"
+	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" jq || exit 2
+	[ -d "$1" ] || die "no cell directory '$1'"
+	[ -d "$builddir" ] || die "no build directory '$builddir'"
+	[ -r "$DIFFERENCES" ] || die "cannot read '$DIFFERENCES'"
+	cells=$(cd "$1" && pwd)
+	builddir=$(cd "$builddir" && pwd)
+	load_target "$target"
+	colls=$(collections) || exit 2
+	work=$(mktemp -d "${TMPDIR:-/tmp}/kernel-swap.XXXXXX")
+	trap 'rm -rf "$work"' EXIT
+	trap 'exit 2' HUP INT TERM
+
+	for c in $compilers; do
+		[ "$c" = "$ref" ] || pair "$c"
+	done
+	set -- "$work"/*.json
+	if [ -e "$1" ]; then
+		jq -s '{pairs: .}' "$@"
+	else
+		echo '{"pairs": []}'
+	fi
+}
+
+main "$@"

@@ -1,0 +1,84 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# kernel-swap.sh and kernel-swap.jq: the 2x2 of kernel compiler by test
+# compiler. The cells and boots are the results ktap.sh and parity-tests.jq
+# read from the consoles of tests/fixtures/ktap/ (x86_64-gcc.log and
+# x86_64-clang.log, the parity run's x86_64 consoles); the boots that
+# kernel-swap.sh itself makes are parity.bats's.
+
+load common
+
+setup() {
+	need_tool jq
+	T=$BATS_TEST_TMPDIR
+	K=$TOP/scripts/kernel-swap.sh
+	mkdir -p "$T/cells" "$T/build"
+}
+
+# results NAME: $T/NAME.json, parity-tests.jq's reading of the console
+# tests/fixtures/NAME.log, as a cell of the x86_64 disk has it
+results() {
+	mkdir -p "$T/$(dirname "$1")"
+	"$TOP/scripts/ktap.sh" "$TOP/tests/fixtures/$1.log" >"$T/$1.lines"
+	jq -R -s --arg kinds "kunit kselftest" --arg kselftest "size kcmp timers futex breakpoints" \
+		-f "$TOP/scripts/lib/parity-tests.jq" "$T/$1.lines" >"$T/$1.json"
+}
+
+# cell COMPILER LOG [BOOT-STATUS]: the cell file $T/cells/x86_64-COMPILER.json
+cell() {
+	results "$2"
+	jq -n --arg c "$1" --arg b "${3:-pass}" --slurpfile t "$T/$2.json" \
+		'{target: "x86_64", compiler: $c, boot: {status: $b}, tests: $t[0]}' >"$T/cells/x86_64-$1.json"
+}
+
+# boot KERNEL TESTS LOG [VERDICT]: $T/KERNEL-TESTS.json, a swapped boot
+# whose console is LOG
+boot() {
+	results "$3"
+	jq -n --arg k "$1" --arg d "$2" --arg v "${4:-pass}" --slurpfile t "$T/$3.json" \
+		'{kernel: $k, tests: $d, status: (if $v == "pass" then "pass" else "fail" end),
+		  verdict: $v, seconds: 20, console: "swap/x86_64/\($k)-kernel.\($d)-tests/boot.log",
+		  reproduce: "scripts/kernel-boot.sh ...", results: $t[0]}' >"$T/$1-$2.json"
+}
+
+# pair NAMES: kernel-swap.jq on the cells and boots of $T
+pair() {
+	jq -n --arg ref gcc --arg other clang --arg names "$1" \
+		--slurpfile refcell "$T/cells/x86_64-gcc.json" --slurpfile othercell "$T/cells/x86_64-clang.json" \
+		--slurpfile refkernel "$T/gcc-clang.json" --slurpfile otherkernel "$T/clang-gcc.json" \
+		-f "$TOP/scripts/kernel-swap.jq"
+}
+
+@test "kernel-swap: no cell directory, no options: usage errors" {
+	run -2 --separate-stderr "$K" -o "$T/build" -t x86_64 -r gcc -c "gcc clang"
+	assert_equal "${stderr_lines[0]}" "usage: kernel-swap.sh -o BUILDDIR -t TARGET -r REFERENCE -c COMPILERS [-T SECONDS] CELLS"
+	run -2 --separate-stderr "$K" -o "$T/build" -t x86_64 -r gcc -c "gcc clang" "$T/none"
+	assert_output ""
+	assert_equal "$stderr" "kernel-swap.sh: no cell directory '$T/none'"
+}
+
+@test "kernel-swap: a compiler without its cell file is trouble, named" {
+	cell gcc ktap/kselftest
+	run -2 --separate-stderr "$K" -o "$T/build" -t x86_64 -r gcc -c "gcc clang" "$T/cells"
+	assert_output ""
+	assert_equal "$stderr" "kernel-swap.sh: cannot read '$T/cells/x86_64-clang.json'"
+}
+
+@test "kernel-swap: where no kselftest differs, nothing boots" {
+	cell gcc ktap/kselftest
+	cell clang ktap/kselftest
+	run -0 --separate-stderr "$K" -o "$T/build" -t x86_64 -r gcc -c "gcc clang" "$T/cells"
+	assert_output '{"pairs": []}'
+	assert_equal "$stderr" ""
+	[ ! -e "$T/build/swap" ]
+}
+
+@test "kernel-swap: a KUnit test that differs is the kernel's own: nothing boots" {
+	cell gcc parity-tests/gcc
+	cell clang parity-tests/clang
+	run -0 jq -r '.tests.results[] | select(.name == "stackinit.test_u8_zero") | .status' "$T/cells/x86_64-clang.json"
+	assert_output fail
+	run -0 --separate-stderr "$K" -o "$T/build" -t x86_64 -r gcc -c "gcc clang" "$T/cells"
+	assert_output '{"pairs": []}'
+	[ ! -e "$T/build/swap" ]
+}
