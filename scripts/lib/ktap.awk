@@ -169,8 +169,9 @@ function subtest(n, name, status, kind) {
 }
 
 # totals TEST: check the program's Totals line against the results it
-# printed; whether it counts a failure or an error
+# printed, the finding in tnote; whether it counts a failure or an error
 function totals(test, i, k, v, agree, counted, failed) {
+	tnote = ""
 	if (ntotals == "")
 		return 0
 	agree = 1
@@ -187,7 +188,7 @@ function totals(test, i, k, v, agree, counted, failed) {
 		counted = counted (counted == "" ? "" : " ") k ":" (ncount[k] + 0)
 	}
 	if (!agree)
-		print "# line " ntotals_nr ": " test ": \"" ntotals "\" disagrees with the " results(nres) " printed (" counted ")"
+		tnote = "# line " ntotals_nr ": " test ": \"" ntotals "\" disagrees with the " results(nres) " printed (" counted ")"
 	return failed
 }
 
@@ -219,6 +220,8 @@ function ksft_flush(test, own, cut, worst, first, i, k, missing, beyond, failed)
 	if (failed || nbail)
 		worst = worse(worst, "fail")
 	print test " " worst (own != "" && own != worst ? " runner=" own : "")
+	if (tnote != "")
+		print tnote
 	if (own != "" && missing > 0)
 		print "# line " NR ": " test ": printed " nplan - missing " of the " results(nplan) " its plan announced"
 	if (beyond > 0)
@@ -284,17 +287,21 @@ function unfinished(why, status, l, deepest, i, first, suite) {
 			bufstat[nbuf[1]] = "not-run"
 		}
 	}
-	if (deepest >= 0) {
+	# a kselftest running (with or without a plan around it) is named
+	if (deepest >= 0 || running != "") {
 		suite = subname[1] != "" ? subname[1] : "#" (last[0] + 1)
 		if (deepest == 1 || nbuf[1] > 0) {
 			flush(suite, "")
 			last[0]++
 		}
-		for (i = last[0] + 1; i <= plan[0]; i++) {
-			if (i == last[0] + 1 && running != "")
-				ksft_flush(running, "", first)
-			else
-				print "#" i ".* " first
+		i = last[0] + 1
+		if (running != "") {
+			ksft_flush(running, "", first)
+			first = "not-run"
+			i++
+		}
+		for (; i <= plan[0]; i++) {
+			print "#" i ".* " first
 			first = "not-run"
 		}
 		print "# " why
@@ -322,7 +329,7 @@ function cut(text, l, n) {
 	if (text ~ /^(not )?ok [0-9]+/ && l <= 1) {
 		sub(/^(not )?ok /, "", text)
 		n = text + 0
-		result(l, n, l == 0 && subname[1] != "" ? subname[1] : "#" n, "not-run")
+		result(l, n, l == 0 && running != "" ? running : l == 0 && subname[1] != "" ? subname[1] : "#" n, "not-run")
 	}
 }
 
