@@ -144,6 +144,32 @@ built() {
 	assert_equal "$stderr" ""
 }
 
+# poked FILE: the symbols of FILE in the 8 bytes PTRACE_POKEDATA writes at
+# &trapped (breakpoint_test.c: ptrace(PTRACE_POKEDATA, child_pid, &trapped, 1));
+# nm's addresses are 16 hex digits, compared as strings
+poked() {
+	local t
+	t=$(nm "$1" | awk '$3 == "trapped" { print $1 }')
+	[ -n "$t" ] || return 1
+	nm -n --defined-only "$1" |
+		awk -v t="$t" -v e="$(printf '%016x' $((0x$t + 8)))" '$1 >= t && $1 < e { print $3 }'
+}
+
+@test "breakpoint_test on the x86_64 disks: the word it pokes at its int 'trapped' covers nr_tests in Clang's build" {
+	need_tool clang
+	need_tool nm
+	local c
+	for c in gcc clang; do
+		run -0 --separate-stderr nice -n 10 "$K" -o "$BUILD" -t x86_64 -c "$c"
+	done
+	# GCC leaves 4 bytes of padding after it; Clang puts the counter the
+	# parent compares there, which each poke sets to 0
+	run -0 poked "$BUILD/kselftest/x86_64-gcc/root/breakpoints/breakpoint_test"
+	assert_output trapped
+	run -0 poked "$BUILD/kselftest/x86_64-clang/root/breakpoints/breakpoint_test"
+	assert_output "$(printf '%s\n' trapped nr_tests)"
+}
+
 @test "kselftest.sh: a listed program that was not built stops it, with no image left" {
 	local o=$BATS_TEST_TMPDIR/o src
 	src=$(ksrc)
