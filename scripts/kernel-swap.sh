@@ -66,13 +66,14 @@ collections() {
 # cells (or are known differences), one a line, judged as parity.sh does
 differing() {
 	jq -n --arg target "$target" --slurpfile a "$1" --slurpfile b "$2" \
-		'{name: $target, cells: [$a[0], $b[0]]}' |
-		jq --rawfile known "$DIFFERENCES" -f "$TOPDIR/scripts/lib/parity-tests-target.jq" |
+		'{name: $target, cells: [$a[0], $b[0]]}' >"$work/pair.json" &&
+		jq --rawfile known "$DIFFERENCES" -f "$TOPDIR/scripts/lib/parity-tests-target.jq" \
+			"$work/pair.json" >"$work/rows.json" &&
 		jq -r --arg colls "$colls" '($colls | split("\n")) as $c
 			| .tests.rows // [] | .[]
 			| select(.parity == "differs" or .parity == "known")
 			| select(.test | split(".")[0] | IN($c[]))
-			| .test'
+			| .test' "$work/rows.json"
 }
 
 # swap_boot KERNEL TESTS DIR: boot KERNEL's kernel with the disk of TESTS's
@@ -96,7 +97,8 @@ swap_boot() {
 		verdict=$("$TOPDIR/scripts/kernel-boot.sh" "$@") || rc=$?
 		[ "$rc" -ne 2 ] || exit 2
 		[ -n "$verdict" ] || verdict="fail: kernel-boot.sh exited $rc"
-		printf '%s\n' "scripts/kernel-boot.sh $*" >"$dir/reproduce"
+		# the command as the user would type it, from where the run began
+		printf '%s\n' "scripts/kernel-boot.sh $*" | sed "s|$builddir/|$given/|g" >"$dir/reproduce"
 	fi
 	secs=$(($(date +%s) - start))
 	case "$verdict" in
@@ -120,7 +122,7 @@ swap_boot() {
 }
 
 # pair OTHER: the PAIR of the reference and OTHER, when their kselftests
-# differ, into $work/OTHER.json
+# differ, into $work/pairs/OTHER.json
 pair() {
 	local o="$1" a="$cells/$target-$ref.json" b="$cells/$target-$1.json" names base
 
@@ -136,13 +138,13 @@ pair() {
 		--slurpfile refcell "$a" --slurpfile othercell "$b" \
 		--slurpfile refkernel "$base/$(suffix "$ref")-kernel.$(suffix "$o")-tests/boot.json" \
 		--slurpfile otherkernel "$base/$(suffix "$o")-kernel.$(suffix "$ref")-tests/boot.json" \
-		-f "$TOPDIR/scripts/kernel-swap.jq" >"$work/$o.json"
+		-f "$TOPDIR/scripts/kernel-swap.jq" >"$work/pairs/$o.json"
 }
 
 main() {
 	local opt c
 
-	builddir="" target="" ref="" compilers="" limit=120
+	builddir="" given="" target="" ref="" compilers="" limit=120
 	while getopts c:ho:r:t:T: opt; do
 		case "$opt" in
 		c) compilers="$OPTARG" ;;
@@ -165,17 +167,19 @@ main() {
 	[ -d "$builddir" ] || die "no build directory '$builddir'"
 	[ -r "$DIFFERENCES" ] || die "cannot read '$DIFFERENCES'"
 	cells=$(cd "$1" && pwd)
+	given=${builddir%/}
 	builddir=$(cd "$builddir" && pwd)
 	load_target "$target"
 	colls=$(collections) || exit 2
 	work=$(mktemp -d "${TMPDIR:-/tmp}/kernel-swap.XXXXXX")
 	trap 'rm -rf "$work"' EXIT
 	trap 'exit 2' HUP INT TERM
+	mkdir "$work/pairs"
 
 	for c in $compilers; do
 		[ "$c" = "$ref" ] || pair "$c"
 	done
-	set -- "$work"/*.json
+	set -- "$work"/pairs/*.json
 	if [ -e "$1" ]; then
 		jq -s '{pairs: .}' "$@"
 	else

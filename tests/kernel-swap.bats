@@ -82,3 +82,13 @@ pair() {
 	assert_output '{"pairs": []}'
 	[ ! -e "$T/build/swap" ]
 }
+
+@test "kernel-swap: a cell file whose tests cannot be compared is trouble, named" {
+	cell gcc ktap/kselftest
+	echo '{"target": "x86_64", "compiler": "clang", "boot": {"status": "pass"}, "tests": {"results": null}}' \
+		>"$T/cells/x86_64-clang.json"
+	run -2 --separate-stderr "$K" -o "$T/build" -t x86_64 -r gcc -c "gcc clang" "$T/cells"
+	assert_output ""
+	assert_equal "${stderr_lines[1]}" "kernel-swap.sh: cannot compare the tests of '$T/cells/x86_64-gcc.json' and '$T/cells/x86_64-clang.json'"
+	[ ! -e "$T/build/swap" ]
+}
