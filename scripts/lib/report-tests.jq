@@ -101,6 +101,13 @@ def tests_target_md: . as $t |
 		"| kernel | \(.grid | to_entries[0].value | keys_unsorted | map("\(.)-built tests") | join(" | ")) |",
 		"|---|\(.grid | to_entries[0].value | keys_unsorted | map("---|") | join(""))",
 		(.grid | to_entries[] | "| \(.key) kernel | \([.value[] | grid_cell] | join(" | ")) |"),
+		""),
+	(.swap.pairs // [] | .[] | select(.boots | length > 0) |
+		"The swapped boots (\(.reference) and \(.other)):",
+		"",
+		(.boots[] | "- \(.kernel) kernel with the \(.tests)-built tests: \(.verdict), \(.seconds) s, console `\(.console)`"
+			+ (if .reproduce then ": `\(.reproduce)`" else "" end)
+			+ (if (.notes | length) > 0 then "; \(.notes | join("; "))" else "" end)),
 		"")
 	end;
 
@@ -157,5 +164,11 @@ def tests_target_html: . as $t |
 		+ ([.grid | to_entries[] | "<tr><th>\(.key | @html) kernel</th>"
 			+ ([.value[] | "<td class=\"\(.status | tests_cls)\">\(grid_cell | @html)</td>"] | join("")) + "</tr>"]
 		   | join(""))
-		+ "</table>")
+		+ "</table>"),
+	(.swap.pairs // [] | .[] | select(.boots | length > 0) |
+		"<p>The swapped boots (\(.reference | @html) and \(.other | @html)):</p><ul>"
+		+ ([.boots[] | "<li>\(.kernel | @html) kernel with the \(.tests | @html)-built tests: \(.verdict | @html), \(.seconds) s, console <code>\(.console | @html)</code>"
+			+ (if .reproduce then ": <code>\(.reproduce | @html)</code>" else "" end)
+			+ (if (.notes | length) > 0 then "; \(.notes | join("; ") | @html)" else "" end) + "</li>"] | join(""))
+		+ "</ul>")
 	end;
