@@ -1,16 +1,17 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-only
-# ktap.sh on console logs: kunit-6.1.log is the KUnit part of a real
-# console (the parity run's arm-vexpress/gcc boot, lines 66-240 of its
-# boot.log); each other tests/fixtures/ktap/NAME.log is a console in the
-# form Linux 6.1's KUnit prints it, with one thing done to it;
+# ktap.sh on console logs (tests/fixtures/ktap/README says where each
+# came from): kunit-6.1.log is the KUnit part of a real console (the
+# parity run's arm-vexpress/gcc boot, lines 66-240 of its boot.log);
+# kselftest.log is the kselftest part of a real x86_64/gcc console, the
+# guest's /init running the programs of a disk on a kernel that lacked
+# some of their options (so some fail), with kernel messages between the
+# lines: breakpoint_test's runner says ok while two of its 110 subtests
+# fail, futex_wait stops after 1 of its 3. Each other
+# NAME.log is a console in the form 6.1's KUnit or the guest's /init
+# prints it, made of lines of those, with one thing done to it.
 # NAME.expected is what ktap.sh must print for it (KPARITY_BLESS=1
-# rewrites the expected files for review). kselftest.log is the kselftest
-# part of a real x86_64/gcc console, the guest's /init running the
-# programs of a disk on a kernel that lacked some of their options (so
-# some fail), with kernel messages between the lines: breakpoint_test's
-# runner says ok while two of its 110 subtests fail, futex_wait stops
-# after 1 of its 3.
+# rewrites the expected files for review).
 
 load common
 
@@ -32,6 +33,30 @@ parse() {
 
 @test "ktap: kselftest's TAP as /init prints it: each program's own results nested under its test" {
 	parse kselftest
+}
+
+@test "ktap: a panic in the middle of a program's nested plan: the rest of its subtests not-run" {
+	parse kselftest-nested-panic
+}
+
+@test "ktap: a Totals line that disagrees with the results printed is a finding" {
+	parse kselftest-totals
+}
+
+@test "ktap: a program that prints no plan: its results are read as they come" {
+	parse kselftest-noplan
+}
+
+@test "ktap: a Totals line without results is a finding, and its failures fail the test" {
+	parse kselftest-totals-only
+}
+
+@test "ktap: '#' in a subtest's name is kept; ' # ' starts a directive" {
+	parse kselftest-hash
+}
+
+@test "ktap: kernel messages between a program's lines are skipped; one that cuts a line is a finding" {
+	parse kselftest-interleaved
 }
 
 @test "ktap: a panic during a kselftest marks it, by name, and the rest not-run" {
