@@ -59,6 +59,26 @@ parse() {
 	parse kselftest-interleaved
 }
 
+@test "ktap: a 1.4 MB console: a program's 20000 results, every one read" {
+	# kselftest.log with breakpoint_test's 110 results repeated as 20000
+	awk -v n=20000 -f "$F/big.awk" "$F/kselftest.log" >"$BATS_TEST_TMPDIR/big.log"
+	run -0 stat -c %s "$BATS_TEST_TMPDIR/big.log"
+	[ "$output" -gt 1000000 ]
+	run -0 --separate-stderr "$K" "$BATS_TEST_TMPDIR/big.log"
+	assert_equal "$stderr" ""
+	printf '%s\n' "${lines[@]}" >"$BATS_TEST_TMPDIR/big.out"
+	assert_equal "${#lines[@]}" "$(($(wc -l <"$F/kselftest.expected") - 110 + 20000))"
+	# 181 rounds of 108 pass and 2 fail, then the first 90 of a round
+	run -0 grep -c '^breakpoints\.breakpoint_test\.Test .* \[[0-9]*\] pass$' "$BATS_TEST_TMPDIR/big.out"
+	assert_output 19638
+	run -0 grep -c '^breakpoints\.breakpoint_test\.Test .* \[[0-9]*\] fail$' "$BATS_TEST_TMPDIR/big.out"
+	assert_output 362
+	# the test itself, and the findings of kselftest.log alone
+	run -0 grep '^breakpoints\.breakpoint_test \|^#' "$BATS_TEST_TMPDIR/big.out"
+	assert_output "$(grep '^#' "$F/kselftest.expected")
+breakpoints.breakpoint_test fail runner=pass"
+}
+
 @test "ktap: a panic during a kselftest marks it, by name, and the rest not-run" {
 	parse kselftest-panic
 }
