@@ -653,7 +653,7 @@ main() {
 	: >"$results"
 	: >"$checks"
 	load=$(cut -d ' ' -f 1-3 /proc/loadavg)
-	cache="${KPARITY_CACHE_DIR:-$builddir/cache}"
+	cache=$(cache_dir "$builddir")
 	if [ "$btf" = 1 ]; then
 		btf_only "$@"
 	else

@@ -148,7 +148,7 @@ main() {
 
 	mkdir -p "$builddir" || die "cannot create '$builddir'"
 	builddir=$(cd "$builddir" && pwd)
-	tar=$(deb_orig "$(deb_cache_dir "$builddir")" toybox)
+	tar=$(deb_orig "$(cache_dir "$builddir")" toybox)
 	dir="$builddir/toybox/$target-$cc_suffix"
 	mkdir -p "$dir" || die "cannot create '$dir'"
 	stamp="$dir/.kparity-inputs"

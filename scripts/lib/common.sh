@@ -132,3 +132,17 @@ abspath() {
 	*) printf '%s/%s\n' "${dir%/}" "$(basename "$1")" ;;
 	esac
 }
+
+# cache_dir BUILDDIR
+# Usage: cache=$(cache_dir "$builddir")
+# Prints the directory that keeps what is fetched or made once per machine
+# (Debian packages, icecc environments): $KPARITY_CACHE_DIR, or
+# BUILDDIR/cache. The directory is created, and printed as an absolute
+# path, so that it still names the same place after a cd. Dies (exit 2)
+# when it cannot be created.
+cache_dir() {
+	local dir="${KPARITY_CACHE_DIR:-$1/cache}"
+
+	mkdir -p "$dir" 2>/dev/null || die "cannot create the cache directory '$dir'"
+	abspath "$dir" || die "cannot create the cache directory '$dir'"
+}

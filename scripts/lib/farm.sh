@@ -65,7 +65,7 @@ dist_setup() {
 	case "$engine" in
 	distcc) distcc_setup "$1" ;;
 	icecc)
-		icecc_env "$1" "${KPARITY_CACHE_DIR:-$2/cache}/icecc"
+		icecc_env "$1" "$(cache_dir "$2")/icecc"
 		icecc_setup "$1"
 		;;
 	esac
