@@ -91,7 +91,7 @@ expected() {
 	run -0 jq -n --arg target x86_64 --arg compiler clang --arg name x86_64/clang \
 		--arg dir build/kernel/x86_64-clang --arg ccver "clang 19" --arg same "clang-19 clang-x" --arg bstat pass \
 		--argjson bsecs 200 --arg breason "" --arg made 180 --arg brepro "scripts/kernel-build.sh" \
-		--arg vstat fail --argjson vsecs 12 --arg verdict "fail: hang: no verdict" \
+		--arg dstat fail --arg dreason "cannot build the disk" --arg vstat fail --argjson vsecs 12 --arg verdict "fail: hang: no verdict" \
 		--arg vrepro "scripts/kernel-boot.sh" --arg qemu "" --arg version "" \
 		--arg last "$(printf 'one\ntwo')" --slurpfile warnings "$FIX/cell-warnings.json" \
 		--slurpfile tests <(echo null) --arg farm "" --arg jobs "" -f "$L/parity-cell.jq"
@@ -104,7 +104,7 @@ farm_cell() {
 	jq -n -c --arg target x86_64 --arg compiler gcc --arg name x86_64/gcc \
 		--arg dir d --arg ccver gcc --arg same "" --arg bstat pass \
 		--argjson bsecs 1 --arg breason "" --arg made "" --arg brepro b \
-		--arg vstat skipped --argjson vsecs 0 --arg verdict "" \
+		--arg dstat none --arg dreason "" --arg vstat skipped --argjson vsecs 0 --arg verdict "" \
 		--arg vrepro "" --arg qemu "" --arg version "" --arg last "" \
 		--slurpfile warnings "$FIX/cell-warnings.json" --slurpfile tests <(echo null) \
 		--arg farm "$1" --arg jobs "$2" -f "$L/parity-cell.jq" | jq -c '.build.farm'
@@ -164,12 +164,12 @@ local 1"
 	assert_output "local 0"
 }
 
-@test "parity-kabi.jq: the incompatible and the drawn changed types with both layouts" {
+@test "kabi-result.jq: the incompatible and the drawn changed types with both layouts" {
 	need_tool jq
 	run -0 jq -L "$L" --argjson cap 20 --arg status fail --arg reason "layouts differ incompatibly" \
-		--slurpfile r <(echo '"kabi diff a b"') --slurpfile gcc "$FIX/gcc.layout" \
-		--slurpfile clang "$FIX/clang.layout" -f "$L/parity-kabi.jq" "$FIX/diff.json"
-	expected parity-kabi
+		--arg repro "kabi diff a b" --arg old gcc --arg new clang \
+		-f "$L/kabi-result.jq" "$FIX/diff.json"
+	expected kabi-result
 }
 
 @test "parity-target.jq: the flags only one compiler warned about" {
@@ -310,4 +310,19 @@ local 1"
 		'a  clang  all     13.0.1 reject -> 19.1.7 accept' \
 		'b  clang  arm     13.0.1 reject' \
 		'b  clang  x86_64  13.0.1 reject -> 15.0.6 wrong-code 1')"
+}
+
+@test "parity-failures.jq: each failure of a target's stages, in the run's order, then the tests" {
+	need_tool jq
+	run -0 jq -c -s -f "$L/parity-failures.jq" "$FIX/failures-x86.json" "$FIX/failures-arm.json"
+	assert_output - <<'OUT'
+{"failures":["x86_64/gcc kselftest: cannot build the disk (k)","x86_64/gcc boot: hang: no verdict","x86_64/clang-19 build: kernel-build.sh: make failed","x86_64 kabi gcc vs clang-22: 2 types differ incompatibly","x86_64 kabi clang-19 vs clang-22: kabi diff failed (exit 1)","arm-vexpress/gcc tests: no KUnit results on the console (kernel panic at line 3: VFS)","arm-vexpress tests: 1 differ between compilers, first kcmp.kcmp_test (gcc pass, clang fail)"],"findings":["arm-vexpress clang-13 -> clang-14: 3 types changed, 1 incompatibly"]}
+OUT
+}
+
+@test "parity-failures.jq: a run where everything passed has neither" {
+	need_tool jq
+	run -0 jq -c -s -f "$L/parity-failures.jq" <(jq '.cells |= map(.build.status = "pass" | .disk.status = "none"
+		| .boot.status = "pass" | .tests = null) | .kabi_vs_ref = [] | .kabi_versions = [] | .tests = null' "$FIX/failures-x86.json")
+	assert_output '{"failures":[],"findings":[]}'
 }

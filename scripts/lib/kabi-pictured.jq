@@ -2,9 +2,9 @@
 #
 # kabi-pictured.jq - which changed types of a kabi diff --json the report
 # draws: every type kabi reports as changed, the incompatible ones first,
-# at most $cap of them. parity.sh dumps the layouts of these types and
-# parity-kabi.jq puts them in the report. A module: include "kabi-pictured";
-# with -L scripts/lib.
+# at most $cap of them. kabi-result.jq puts them, with their layouts, in
+# the comparison's result. A module: include "kabi-pictured"; with
+# -L scripts/lib.
 
 def changed_types: [.types[] | select(.status == "changed")];
 def pictured($cap): changed_types | sort_by(.incompatible | not) | .[0:$cap];

@@ -6,6 +6,7 @@
 # Usage: jq -n --arg target T --arg compiler C --arg name T/SUFFIX --arg dir D
 #           --arg ccver V --arg same NAMES --arg bstat pass|fail --argjson bsecs N
 #           --arg breason R --arg made N|"" --arg brepro CMD
+#           --arg dstat pass|fail|none --arg dreason R
 #           --arg vstat pass|fail|skipped --argjson vsecs N --arg verdict V
 #           --arg vrepro CMD --arg qemu CMD --arg version V --arg last LINES
 #           --slurpfile warnings W.json --slurpfile tests TESTS.json
@@ -14,7 +15,9 @@
 # An empty string stands for "none" and becomes null (or [] for last).
 # farm is the engine the cell was built on (DIST), jobs where its compile
 # jobs ran (scripts/lib/farm-jobs.awk's lines: each host, then local);
-# build.farm is null for a cell built without a farm.
+# build.farm is null for a cell built without a farm. disk is the cell's
+# kselftest disk: none when the kselftests are not judged (or the build
+# failed), else whether it could be made.
 
 {target: $target, compiler: $compiler, name: $name, dir: $dir,
  compiler_version: $ccver,
@@ -27,6 +30,7 @@
 		else {engine: $farm,
 		      jobs: ($jobs | split("\n") | map(select(. != "") | split(" ") | {(.[0]): (.[1] | tonumber)})
 			     | add // {local: 0})} end)},
+ disk: {status: $dstat, reason: (if $dreason == "" then null else $dreason end)},
  boot: {status: $vstat,
 	seconds: (if $vstat == "skipped" then null else $vsecs end),
 	reason: (if $verdict == "" or $verdict == "pass" then null
