@@ -337,7 +337,9 @@ default_cells() {
 	local t
 
 	for t in $(known_targets); do
-		[ ! -d "$root/kernel/$t-gcc" ] || printf '%s\n' "$root/kernel/$t-gcc"
+		load_target "$t"
+		compiler_select gcc
+		[ ! -d "$(cell_dir "$root")" ] || cell_dir "$root"
 	done
 }
 

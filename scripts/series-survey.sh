@@ -172,16 +172,16 @@ survey_one() {
 		configure_target "$srcdir" "$objdir" "$log" "$@" || die "cannot configure '$name'"
 	else
 		{
-			make -C "$srcdir" "$@" O="$objdir" "$config" &&
+			"$TOPDIR/scripts/kernel-make.sh" "$srcdir" "$@" O="$objdir" "$config" &&
 				"$srcdir/scripts/config" --file "$objdir/.config" -e WERROR &&
-				make -C "$srcdir" "$@" O="$objdir" olddefconfig
+				"$TOPDIR/scripts/kernel-make.sh" "$srcdir" "$@" O="$objdir" olddefconfig
 		} >"$log" 2>&1 || { tail -n 20 "$log" >&2; die "cannot configure '$name'"; }
 	fi
 	grep -qx 'CONFIG_WERROR=y' "$objdir/.config" || die "'$name' did not keep CONFIG_WERROR=y"
 
 	step BUILD "$name ($phase), log in $log"
 	start=$(date +%s)
-	nice -n "${SURVEY_NICE:-15}" make -C "$srcdir" "$@" O="$objdir" -k -j "$jobs" >>"$log" 2>&1 ||
+	nice -n "${SURVEY_NICE:-15}" "$TOPDIR/scripts/kernel-make.sh" "$srcdir" "$@" O="$objdir" -k -j "$jobs" >>"$log" 2>&1 ||
 		status=$?
 	summarise "$srcdir" "$objdir" "$phase" "$status" "$(($(date +%s) - start))"
 	step DONE "$name ($phase): $(cat "$objdir/$phase.status")"

@@ -149,7 +149,7 @@ main() {
 	mkdir -p "$builddir" || die "cannot create '$builddir'"
 	builddir=$(cd "$builddir" && pwd)
 	tar=$(deb_orig "$(cache_dir "$builddir")" toybox)
-	dir="$builddir/toybox/$target-$cc_suffix"
+	dir=$(cell_dir "$builddir" toybox)
 	mkdir -p "$dir" || die "cannot create '$dir'"
 	stamp="$dir/.kparity-inputs"
 	libc >/dev/null

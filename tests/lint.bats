@@ -81,3 +81,17 @@ kabi_sources() {
 	assert_output ""
 	assert_equal "$status" 0
 }
+
+# own_make_lines: script lines outside comments that run make -C, the
+# kernel's make, themselves
+own_make_lines() {
+	git -c safe.directory="$TOP" -C "$TOP" ls-files -- 'scripts/*.sh' 'kbuild/*.sh' 'kbuild/*.mk' |
+		grep -v '^scripts/kernel-make\.sh$' |
+		(cd "$TOP" && xargs grep -nE '(^|[[:space:];|&(])make[[:space:]]+-C') |
+		grep -vE '^[^:]+:[0-9]+:[[:space:]]*#' || :
+}
+
+@test "lint: only scripts/kernel-make.sh runs the kernel's make -C" {
+	run -0 own_make_lines
+	assert_output ""
+}
