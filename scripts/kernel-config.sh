@@ -57,7 +57,7 @@ failed() {
 # check_fragments FRAGMENT...: exit 2 on a line that is neither blank, a
 # comment nor a Kconfig assignment, so that a typo is not silently ignored.
 check_fragments() {
-	awk -v prog="$PROG" -f "$TOPDIR/scripts/lib/kconfig-lines.awk" "$@"
+	awk -v prog="$PROG" -f "$TOPDIR/scripts/kernel-config/kconfig-lines.awk" "$@"
 }
 
 # verify CONFIG FRAGMENT...: print one line per symbol whose requested
@@ -71,7 +71,7 @@ verify() {
 	local config="$1"
 
 	shift
-	awk -v prog="$PROG" -f "$TOPDIR/scripts/lib/kconfig-verify.awk" \
+	awk -v prog="$PROG" -f "$TOPDIR/scripts/kernel-config/kconfig-verify.awk" \
 		part=config "$config" part=fragment "$@" >&2
 }
 

@@ -66,10 +66,10 @@ result() {
 	local tmp="$out.tmp"
 
 	if [ $# -gt 2 ]; then
-		jq -L "$TOPDIR/scripts/lib" --arg status "$1" --arg reason "$2" \
+		jq -L "$TOPDIR/scripts/kernel-diff" --arg status "$1" --arg reason "$2" \
 			--argjson cap "$PICTURES" --arg repro "$repro" \
 			--arg old "$old" --arg new "$new" \
-			-f "$TOPDIR/scripts/lib/kabi-result.jq" "$3" >"$tmp"
+			-f "$TOPDIR/scripts/kernel-diff/kabi-result.jq" "$3" >"$tmp"
 	else
 		jq -n --arg status "$1" --arg reason "$2" --arg repro "$repro" \
 			--arg old "$old" --arg new "$new" \

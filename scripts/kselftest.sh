@@ -44,9 +44,9 @@ Environment:
 USAGE
 }
 
-# programs TARGET: the list's lines for TARGET, checked (scripts/lib/kselftest-list.awk)
+# programs TARGET: the list's lines for TARGET, checked (scripts/kselftest/kselftest-list.awk)
 programs() {
-	awk -v target="$1" -v file="$LIST" -f "$TOPDIR/scripts/lib/kselftest-list.awk" "$LIST"
+	awk -v target="$1" -v file="$LIST" -f "$TOPDIR/scripts/kselftest/kselftest-list.awk" "$LIST"
 }
 
 # cflags: static, and lld for Clang (the system's ld links no other arch)
@@ -73,7 +73,7 @@ inputs() {
 	printf 'cc %s\n' "$("$cc_bin" --version | head -n 1)"
 	printf 'make %s CFLAGS=%s\n' "$(make_args)" "$(cflags)"
 	printf '%s\n' "$2"
-	cksum "$0" "$TOPDIR/scripts/lib/kselftest-list.awk" | awk '{ print $1, $2 }'
+	cksum "$0" "$TOPDIR/scripts/kselftest/kselftest-list.awk" | awk '{ print $1, $2 }'
 }
 
 # fail LOG WHAT: the build of WHAT failed; show the log's first error

@@ -20,7 +20,7 @@
 #
 # Every cell (target x compiler) is attempted; a failed build or boot is
 # recorded and the run goes on. What fails the run is read from the
-# stages' results when they are assembled (scripts/lib/parity-failures.jq).
+# stages' results when they are assembled (scripts/parity/parity-failures.jq).
 # The results are written as
 # BUILDDIR/report/report.json (Documentation/parity.md describes it), from
 # which report.sh writes report.md and report.html. The last line printed
@@ -193,7 +193,7 @@ build_cell() {
 		--slurpfile warnings "$cells/$target-$compiler.warnings" \
 		--slurpfile tests "$cells/$target-$compiler.tests" \
 		--arg farm "$engine" --arg jobs "$(if [ -n "$engine" ]; then dist_jobs "$kdir/farm.log"; fi)" \
-		-f "$TOPDIR/scripts/lib/parity-cell.jq" >"$cells/$target-$compiler.json"
+		-f "$TOPDIR/scripts/parity/parity-cell.jq" >"$cells/$target-$compiler.json"
 }
 
 # cell_disk TARGET COMPILER BUILDSTATUS: the cell's kselftest disk in
@@ -224,7 +224,7 @@ collections() {
 	*" kselftest "*) ;;
 	*) return 0 ;;
 	esac
-	awk -v target="$1" -f "$TOPDIR/scripts/lib/kselftest-list.awk" \
+	awk -v target="$1" -f "$TOPDIR/scripts/kselftest/kselftest-list.awk" \
 		"${KPARITY_KSELFTEST_LIST:-$TOPDIR/scripts/targets/kselftest.list}" |
 		awk '!seen[$1]++ { printf "%s%s", sep, $1; sep = " " }'
 }
@@ -246,7 +246,7 @@ cell_tests() {
 	"$TOPDIR/scripts/ktap.sh" $hang "$3/boot.log" >"$out.lines" 2>/dev/null ||
 		echo "# no console log '$3/boot.log'" >"$out.lines"
 	jq -R -s --arg kinds "$kinds" --arg kselftest "$(collections "$1")" \
-		-f "$TOPDIR/scripts/lib/parity-tests.jq" "$out.lines" >"$out"
+		-f "$TOPDIR/scripts/parity/parity-tests.jq" "$out.lines" >"$out"
 }
 
 # compare_target TARGET: the layout comparisons of TARGET's cells
@@ -286,18 +286,18 @@ assemble() {
 			set -- "$@" "$cells/$target-$compiler.json"
 		done
 		jq -s --arg target "$target" --slurpfile kabi "$cells/$target.kabi.json" \
-			-f "$TOPDIR/scripts/lib/parity-target.jq" "$@" |
+			-f "$TOPDIR/scripts/parity/parity-target.jq" "$@" |
 			jq --slurpfile vr "$cells/$target.vs-ref.json" \
 				--slurpfile vv "$cells/$target.versions.json" \
 				'. + {kabi_vs_ref: $vr[0], kabi_versions: $vv[0]}' |
-			jq --rawfile known "$DIFFERENCES" -f "$TOPDIR/scripts/lib/parity-tests-target.jq" \
+			jq --rawfile known "$DIFFERENCES" -f "$TOPDIR/scripts/parity/parity-tests-target.jq" \
 				>"$cells/$target.target.json" || die "cannot assemble the results of $target"
 	done
 	set --
 	for target in $targets; do
 		set -- "$@" "$cells/$target.target.json"
 	done
-	jq -s -f "$TOPDIR/scripts/lib/parity-failures.jq" "$@" >"$cells/failures.json"
+	jq -s -f "$TOPDIR/scripts/parity/parity-failures.jq" "$@" >"$cells/failures.json"
 	jq -s --arg kernel "$kernel" --arg build "$build" \
 		--arg targets "$targets" --arg compilers "$compilers" \
 		--arg reference "$(matrix_reference "$compilers")" --arg aliases "$aliases" \
@@ -342,7 +342,7 @@ check_lists() {
 	local t c err
 
 	for t in $targets; do
-		"$TOPDIR/scripts/target.sh" -p "$PROG" "$t" >/dev/null || exit 2
+		"$TOPDIR/scripts/target-check.sh" -p "$PROG" "$t" >/dev/null || exit 2
 	done
 	compilers=$(compiler_words "$compilers")
 	matrix_dedupe "$compilers" "$targets"
@@ -362,7 +362,7 @@ check_lists() {
 	# a malformed list would otherwise only be found after every build
 	[ -r "$DIFFERENCES" ] || die "cannot read '$DIFFERENCES'"
 	err=$(echo '{"name": "", "cells": [{"compiler": "", "tests": {"results": [], "counts": {}}}]}' |
-		jq --rawfile known "$DIFFERENCES" -f "$TOPDIR/scripts/lib/parity-tests-target.jq" 2>&1 >/dev/null) ||
+		jq --rawfile known "$DIFFERENCES" -f "$TOPDIR/scripts/parity/parity-tests-target.jq" 2>&1 >/dev/null) ||
 		die "'$DIFFERENCES': $(printf '%s\n' "$err" | sed -n 's/^jq: error ([^)]*): //p' | head -n 1)"
 }
 

@@ -25,14 +25,14 @@ Write OUTDIR/report.md and OUTDIR/report.html from REPORT.JSON.
 USAGE
 }
 
-# render_md JSON: report.md (scripts/lib/report-md.jq)
+# render_md JSON: report.md (scripts/report/report-md.jq)
 render_md() {
-	jq -r -L "$TOPDIR/scripts/lib" -f "$TOPDIR/scripts/lib/report-md.jq" "$1"
+	jq -r -L "$TOPDIR/scripts/report" -f "$TOPDIR/scripts/report/report-md.jq" "$1"
 }
 
-# render_html JSON: report.html (scripts/lib/report-html.jq)
+# render_html JSON: report.html (scripts/report/report-html.jq)
 render_html() {
-	jq -r -L "$TOPDIR/scripts/lib" -f "$TOPDIR/scripts/lib/report-html.jq" "$1"
+	jq -r -L "$TOPDIR/scripts/report" -f "$TOPDIR/scripts/report/report-html.jq" "$1"
 }
 
 main() {

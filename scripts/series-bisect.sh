@@ -34,7 +34,7 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/lib/farm.sh
 . "$TOPDIR/scripts/lib/farm.sh"
 # shellcheck source=/dev/null # series-lib.sh is checked on its own
-. "$TOPDIR/scripts/series-lib.sh"
+. "$TOPDIR/scripts/lib/series.sh"
 
 usage() {
 	cat <<USAGE

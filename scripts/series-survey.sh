@@ -137,7 +137,7 @@ prepare_tree() {
 # itself ('clang-19: error: argument unused during compilation: ...'),
 # which carry no file name, in the format of warnings.sh -l.
 driver_diagnostics() {
-	awk -f "$TOPDIR/scripts/lib/driver-diagnostics.awk" "$1"
+	awk -f "$TOPDIR/scripts/series/driver-diagnostics.awk" "$1"
 }
 
 # survey_one SRCDIR BUILDDIR PHASE JOBS NAME: configure and build one

@@ -3,7 +3,7 @@
 # The layout pictures of the report: every type kabi diff reports as
 # changed between the two builds of tests/fixtures/report-layout/layout.c
 # (a hole, a bitfield, a member moved), drawn GCC beside Clang in
-# report.md and report.html (scripts/lib/kabi-pictured.jq,
+# report.md and report.html (scripts/kernel-diff/kabi-pictured.jq,
 # kabi-result.jq, report-layout.jq). KPARITY_BLESS=1 rewrites the
 # expected files.
 
@@ -13,7 +13,7 @@ setup() {
 	need_tool jq
 	F=$BATS_TEST_DIRNAME/fixtures/report-layout
 	T=$BATS_TEST_TMPDIR
-	L=$TOP/scripts/lib
+	L=$TOP/scripts/kernel-diff
 }
 
 # report CAP [DIFF]: $T/report.md and $T/report.html of the recorded

@@ -6,7 +6,7 @@ load common
 
 setup() {
 	T=$BATS_TEST_TMPDIR
-	S=$TOP/scripts/target.sh
+	S=$TOP/scripts/target-check.sh
 }
 
 # good NAME: a valid target file T/NAME.target, with extra lines appended

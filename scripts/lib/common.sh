@@ -69,10 +69,9 @@ fmt_time() {
 # Usage: printf '{"name":%s}' "$(json_str "$name")"
 # Prints S as a JSON string: quotes, backslashes and every control
 # character escaped (tab, CR and newline by name, the rest as \u00XX).
-# Needs TOPDIR.
+# Needs jq.
 json_str() {
-	# The trailing '.' keeps a final newline of S through $( ) and awk.
-	printf '%s.' "$1" | LC_ALL=C awk -f "$TOPDIR/scripts/lib/json-str.awk"
+	printf '%s' "$1" | jq -R -s .
 }
 
 # median N...

@@ -120,11 +120,11 @@ dist_log_end() {
 # dist_jobs FILE
 # Usage: dist_jobs "$kdir/farm.log" >jobs
 # Prints where the compile jobs of the client log FILE (dist_log) ran:
-# "HOST JOBS" per host, then "local JOBS" (scripts/lib/farm-jobs.awk). A
+# "HOST JOBS" per host, then "local JOBS" (scripts/farm/farm-jobs.awk). A
 # missing FILE is a build that compiled nothing: "local 0".
 dist_jobs() {
 	if [ -e "$1" ]; then
-		awk -f "$TOPDIR/scripts/lib/farm-jobs.awk" "$1"
+		awk -f "$TOPDIR/scripts/farm/farm-jobs.awk" "$1"
 	else
 		echo "local 0"
 	fi

@@ -4,7 +4,7 @@
 # after common.sh (it uses PROG, TOPDIR and die).
 #
 # A target is one data file, scripts/targets/NAME.target, checked by the
-# executable scripts/target.sh before it is sourced. A compiler is a line
+# executable scripts/target-check.sh before it is sourced. A compiler is a line
 # of scripts/targets/compilers.list (gcc, gcc-11, clang-19, clang-gas, ...);
 # which clang "clang" means is the kernel's LLVM= variable: 1 (default,
 # clang), -N (clang-N) or DIR/ (DIR/clang).
@@ -13,7 +13,7 @@
 # shellcheck shell=sh
 # shellcheck disable=SC2034 # the t_* and cc_* variables are for the caller
 
-# The keys a target file must set, and those it may set; scripts/target.sh
+# The keys a target file must set, and those it may set; scripts/target-check.sh
 # checks them and documents each.
 TARGET_REQUIRED="ARCH BASE_CONFIG FRAGMENTS IMAGE QEMU QEMU_MACHINE CONSOLE"
 TARGET_OPTIONAL="SRCARCH CROSS_COMPILE DEFCONFIGS DTB QEMU_CPU QEMU_MEMORY APPEND DISK DISK_DEV"
@@ -22,7 +22,7 @@ TARGET_OPTIONAL="SRCARCH CROSS_COMPILE DEFCONFIGS DTB QEMU_CPU QEMU_MEMORY APPEN
 # Usage: die "no targets (known: $(known_targets))"
 # Prints the target names on one line, sorted, separated by spaces.
 known_targets() {
-	"$TOPDIR/scripts/target.sh" -l | tr '\n' ' ' | sed 's/ $//'
+	"$TOPDIR/scripts/target-check.sh" -l | tr '\n' ' ' | sed 's/ $//'
 }
 
 # load_target NAME
@@ -36,7 +36,7 @@ known_targets() {
 load_target() {
 	local file
 
-	file=$("$TOPDIR/scripts/target.sh" -p "$PROG" "$1") || exit 2
+	file=$("$TOPDIR/scripts/target-check.sh" -p "$PROG" "$1") || exit 2
 	# shellcheck disable=SC2086 # one word per key
 	unset $TARGET_REQUIRED $TARGET_OPTIONAL
 	# shellcheck disable=SC1090 # checked by target.sh just now

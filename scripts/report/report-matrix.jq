@@ -4,7 +4,7 @@
 # compilers (-c all): one row per target and compiler with its build,
 # boot, diagnostics by tool and layout against the reference compiler,
 # then each Clang against the next version. A module for report-md.jq and
-# report-html.jq: include "report-matrix"; with -L scripts/lib.
+# report-html.jq: include "report-matrix"; with -L scripts/report.
 
 include "report";
 

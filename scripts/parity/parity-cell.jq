@@ -14,7 +14,7 @@
 #           -f parity-cell.jq
 # An empty string stands for "none" and becomes null (or [] for last).
 # farm is the engine the cell was built on (DIST), jobs where its compile
-# jobs ran (scripts/lib/farm-jobs.awk's lines: each host, then local);
+# jobs ran (scripts/farm/farm-jobs.awk's lines: each host, then local);
 # build.farm is null for a cell built without a farm. disk is the cell's
 # kselftest disk: none when the kselftests are not judged (or the build
 # failed), else whether it could be made.

@@ -2,7 +2,7 @@
 #
 # diagnose-html.jq - diagnose.html from diagnose.json.
 #
-# Usage: jq -r -L scripts/lib -f diagnose-html.jq diagnose.json
+# Usage: jq -r -L scripts/diagnose -f diagnose-html.jq diagnose.json
 
 include "diagnose-lib";
 

@@ -2,7 +2,7 @@
 #
 # report.jq - definitions the report renderers share: durations, one
 # cell's summary, and a type's layout as rows with the holes between
-# members made explicit. A module: include "report"; with -L scripts/lib.
+# members made explicit. A module: include "report"; with -L scripts/report.
 
 def dur: if . == null then "-"
 	elif . >= 60 then "\(. / 60 | floor)m\(. % 60 | tostring | if length < 2 then "0" + . else . end)s"

@@ -2,7 +2,7 @@
 #
 # report-md.jq - report.md from a parity report.json.
 #
-# Usage: jq -r -L scripts/lib -f report-md.jq report.json
+# Usage: jq -r -L scripts/report -f report-md.jq report.json
 
 include "report";
 include "report-matrix";

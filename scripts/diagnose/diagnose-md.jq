@@ -2,7 +2,7 @@
 #
 # diagnose-md.jq - diagnose.md from diagnose.json.
 #
-# Usage: jq -r -L scripts/lib -f diagnose-md.jq diagnose.json
+# Usage: jq -r -L scripts/diagnose -f diagnose-md.jq diagnose.json
 
 include "diagnose-lib";
 

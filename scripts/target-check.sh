@@ -45,7 +45,7 @@ known() {
 # check FILE: print one line per problem in FILE; exit 2 if there is any.
 check() {
 	awk -v prog="$PROG" -v req="$TARGET_REQUIRED" -v opt="$TARGET_OPTIONAL" \
-		-f "$TOPDIR/scripts/lib/target-check.awk" "$1"
+		-f "$TOPDIR/scripts/target-check/target-check.awk" "$1"
 }
 
 main() {

@@ -5,7 +5,7 @@
 # of their own, the rows of one member paired across the two sides, and
 # the pairs that differ marked. report.md gets a fixed-width text block in
 # the manner of pahole's comments, report.html a table.
-# A module: include "report-layout"; with -L scripts/lib.
+# A module: include "report-layout"; with -L scripts/report.
 
 include "report";
 include "report-matrix";

@@ -142,8 +142,8 @@ record() {
 patch_files() {
 	local why
 
-	why=$(awk -f "$TOPDIR/scripts/lib/patch-files.awk" "$1" 2>&1 >/dev/null) && {
-		awk -f "$TOPDIR/scripts/lib/patch-files.awk" "$1"
+	why=$(awk -f "$TOPDIR/scripts/series/patch-files.awk" "$1" 2>&1 >/dev/null) && {
+		awk -f "$TOPDIR/scripts/series/patch-files.awk" "$1"
 		return 0
 	}
 	warn "cannot tell the files '$1' touches: line $why"
@@ -152,7 +152,7 @@ patch_files() {
 
 # created_files PATCHFILE: the files PATCHFILE creates.
 created_files() {
-	awk -v only=created -f "$TOPDIR/scripts/lib/patch-files.awk" "$1" 2>/dev/null
+	awk -v only=created -f "$TOPDIR/scripts/series/patch-files.awk" "$1" 2>/dev/null
 }
 
 # patch_subject PATCHFILE: the Subject of a patch in kernel format.

@@ -7,7 +7,7 @@
 # draws (kabi-pictured.jq), with the number of changed types left undrawn.
 # The layouts are named gcc and clang, for the old and the new image.
 #
-# Usage: jq -L scripts/lib --arg status pass|fail --arg reason R
+# Usage: jq -L scripts/kernel-diff --arg status pass|fail --arg reason R
 #           --argjson cap N --arg repro CMD --arg old OLD --arg new NEW
 #           -f kabi-result.jq DIFF.json
 

@@ -2,7 +2,7 @@
 #
 # report-html.jq - report.html from a parity report.json.
 #
-# Usage: jq -r -L scripts/lib -f report-html.jq report.json
+# Usage: jq -r -L scripts/report -f report-html.jq report.json
 
 include "report";
 include "report-matrix";

@@ -3,7 +3,7 @@
 # report-tests.jq - the tests in the report: per target and compiler the
 # counts as a small bar chart, the tests that differ between compilers
 # first, and a table of every test's status under each compiler.
-# A module: include "report-tests"; with -L scripts/lib.
+# A module: include "report-tests"; with -L scripts/report.
 
 def tests_statuses: ["pass", "fail", "skip", "timeout", "not-run"];
 def tests_total: [.[]] | add // 0;

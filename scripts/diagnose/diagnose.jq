@@ -3,7 +3,7 @@
 # diagnose.jq - diagnose.json from a replay's parsed files
 # (scripts/diagnose.sh; Documentation/diagnose.md describes the schema).
 #
-# Usage: jq -n -R -L scripts/lib -f diagnose.jq with the --arg and
+# Usage: jq -n -R -L scripts/diagnose -f diagnose.jq with the --arg and
 # --rawfile values diagnose.sh passes:
 #   $clang_tsv   diagnose-parse.awk's records
 #   $gcc_tsv     warnings.sh -l of the GCC build's log (the compiler's

@@ -4,7 +4,7 @@
 # findings, GCC-only diagnostics, unparsable units and crashes of B that A
 # lacks (new), those of A that B lacks (gone), and how many both hold.
 #
-# Usage: jq -n -r --slurpfile a A.json --slurpfile b B.json -L scripts/lib -f diagnose-diff.jq
+# Usage: jq -n -r --slurpfile a A.json --slurpfile b B.json -L scripts/diagnose -f diagnose-diff.jq
 # Prints "new N gone N unchanged N", then one "+ GROUP ID" line per new
 # entry and one "- GROUP ID" line per gone one, sorted.
 
