@@ -189,6 +189,7 @@ main() {
 	shift $((OPTIND - 1))
 	[ $# -eq 0 ] || { usage >&2; exit 2; }
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" patch || exit 2
+	[ "$json" = 0 ] || "$TOPDIR/scripts/need-tool.sh" -p "$PROG" jq || exit 2
 	open_series "$builddir"
 	# The half-written files of an interrupted push are no pristine tree.
 	check_interrupted "$srcdir" "$patchdir"
