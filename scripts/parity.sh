@@ -75,11 +75,6 @@ on a farm (Documentation/build-farm.md).
 USAGE
 }
 
-# words LIST: LIST with commas as spaces, duplicates dropped, order kept.
-words() {
-	printf '%s\n' "$1" | tr ',' ' ' | tr -s ' ' '\n' | awk 'NF && !seen[$0]++' | tr '\n' ' ' | sed 's/ $//'
-}
-
 # seconds_since START: whole seconds from START (date +%s) to now.
 seconds_since() {
 	echo $(($(date +%s) - $1))
@@ -91,22 +86,6 @@ rel() {
 	"$abuild"/*) printf '%s\n' "${1#"$abuild"/}" ;;
 	*) printf '%s\n' "$1" ;;
 	esac
-}
-
-# logged FILE CMD...: run CMD with its stdout dropped and its stderr both
-# shown and kept in FILE, so that the report can quote it.
-logged() {
-	local file="$1" rc=0 tee_pid
-
-	shift
-	rm -f "$file.fifo"
-	mkfifo "$file.fifo"
-	tee "$file" <"$file.fifo" >&2 &
-	tee_pid=$!
-	"$@" >/dev/null 2>"$file.fifo" || rc=$?
-	wait "$tee_pid" || :
-	rm -f "$file.fifo"
-	return "$rc"
 }
 
 # build_cell TARGET COMPILER: build and boot one cell, read its console

@@ -265,3 +265,19 @@ makefile() {
 	run -0 cat "$T/build/cache/dbg/dl.log"
 	assert_output "Get:1 pkg"
 }
+
+@test "words: commas and runs of spaces as one space, repeats dropped, order kept" {
+	run -0 words "x86_64,arm64-virt  x86_64 , arm-vexpress"
+	assert_output "x86_64 arm64-virt arm-vexpress"
+	run -0 words ""
+	assert_output ""
+}
+
+@test "logged: stderr shown and kept, stdout dropped, the status returned" {
+	run -3 --separate-stderr logged "$T/err" sh -c 'echo out; echo one >&2; echo two >&2; exit 3'
+	assert_output ""
+	assert_equal "$stderr" "$(printf 'one\ntwo')"
+	run -0 cat "$T/err"
+	assert_output "$(printf 'one\ntwo')"
+	[ ! -e "$T/err.fifo" ]
+}

@@ -145,3 +145,30 @@ cache_dir() {
 	mkdir -p "$dir" 2>/dev/null || die "cannot create the cache directory '$dir'"
 	abspath "$dir" || die "cannot create the cache directory '$dir'"
 }
+
+# words LIST
+# Usage: targets=$(words "$TARGETS")
+# Prints LIST (words separated by spaces or commas) on one line, separated
+# by single spaces, repeats dropped, order kept.
+words() {
+	printf '%s\n' "$1" | tr ',' ' ' | tr -s ' ' '\n' | awk 'NF && !seen[$0]++' | paste -s -d ' ' -
+}
+
+# logged FILE CMD...
+# Usage: logged "$dir/build.err" scripts/kernel-build.sh -o "$build" ...
+# Runs CMD with its standard output dropped and its standard error both
+# shown (on stderr) and kept in FILE, so that a report can quote it.
+# Returns CMD's exit status.
+logged() {
+	local file="$1" rc=0 tee_pid
+
+	shift
+	rm -f "$file.fifo"
+	mkfifo "$file.fifo"
+	tee "$file" <"$file.fifo" >&2 &
+	tee_pid=$!
+	"$@" >/dev/null 2>"$file.fifo" || rc=$?
+	wait "$tee_pid" || :
+	rm -f "$file.fifo"
+	return "$rc"
+}
