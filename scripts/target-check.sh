@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# target.sh - find and check a target's data file, scripts/targets/NAME.target.
+# target-check.sh - find and check a target's data file, scripts/targets/NAME.target.
 #
 # A target file holds KEY=value lines and comments, nothing else, so that
 # the scripts may source it once this check has passed. A value is a plain
@@ -12,7 +12,7 @@
 # shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
 set -eu
 
-PROG=target.sh
+PROG=target-check.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/lib/common.sh
 . "$TOPDIR/scripts/lib/common.sh"
