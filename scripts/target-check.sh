@@ -12,7 +12,7 @@
 # shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
 set -eu
 
-PROG=target-check.sh
+PROG="target-check.sh"
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/lib/common.sh
 . "$TOPDIR/scripts/lib/common.sh"
