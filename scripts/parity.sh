@@ -699,6 +699,7 @@ main() {
 	# Ctrl-C from now on no longer stops.
 	trap '' INT TERM
 	assemble
+	"$TOPDIR/scripts/history.sh" record "$report/report.json" || :
 	"$TOPDIR/scripts/report.sh" "$report/report.json" "$report" || exit 2
 	if [ -z "$failures" ]; then
 		echo "parity: PASS $(echo "$targets" | wc -w) targets x $(echo "$compilers" | wc -w) compilers built and booted, no incompatible layout difference; report in $build/report/report.html"

@@ -1,0 +1,399 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# history.sh - the results of every run, kept in one SQLite database, and
+# what they say over time (Documentation/history.md).
+#
+# 'record' reads a run's own report (a parity report.json) and writes the
+# run, its cells and every result of each cell in one transaction;
+# beside the report it writes toolchain.json (each cell's compiler and
+# linker pinned by Debian package version and checksum) and since.json
+# (each cell against its previous run, for the report's "since last run"
+# column). 'show' says, per cell and result, what is new in a run, what
+# is gone, what has always been so and for how many runs, what is flaky,
+# and where a result changed, with what changed between those two runs.
+#
+# The database's schema is versioned (PRAGMA user_version) and migrated
+# by the numbered files of scripts/history/schema/, inside the recording
+# transaction; a database of a newer schema is refused. Two recorders at
+# once are serialized by SQLite itself (BEGIN IMMEDIATE, a busy timeout);
+# one killed mid-way leaves the database as it was.
+#
+# Exit: 0 ok, 1 'show' found nothing recorded, 2 trouble (usage, an
+# unreadable report, a database that cannot be read or written).
+
+# shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
+set -eu
+
+PROG=history
+TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$TOPDIR/scripts/lib/common.sh"
+# shellcheck source=scripts/lib/target.sh
+. "$TOPDIR/scripts/lib/target.sh"
+HDIR="$TOPDIR/scripts/history"
+
+usage() {
+	cat <<USAGE
+usage: $PROG [-d DB] record [-k KIND] REPORT
+       $PROG [-d DB] show [--json] [--all] [-r RUN] [-n RUNS] [-k KIND] [CELL...]
+       $PROG [-d DB] runs [--json]
+Keep every run's results in DB and say what changed between runs.
+  record REPORT  record a run's report (a parity report.json); write
+                 toolchain.json and since.json beside it
+  show           per cell and result of the last run (or RUN): new, gone,
+                 always since N runs, flaky (k of n), where it changed and
+                 what changed then; only what is not a plain pass unless
+                 --all; --json for all of it as JSON
+  runs           the runs recorded, one a line
+  -d DB          the database (default: \$KPARITY_HISTORY_DB, else
+                 \${XDG_DATA_HOME:-~/.local/share}/kparity/results.db)
+  -k KIND        the kind of run (parity; default: from the report)
+  -n RUNS        how many runs of the kind to look back over (default 50)
+Environment: KPARITY_HISTORY_TIMEOUT how long, in milliseconds, to wait
+for another recorder (default 60000).
+USAGE
+}
+
+# schema_latest: the number of the newest migration
+schema_latest() {
+	local f n=0
+
+	for f in "$HDIR"/schema/[0-9][0-9][0-9]-*.sql; do
+		n=${f##*/}
+		n=${n%%-*}
+	done
+	expr "$n" + 0
+}
+
+# sqlite_error ERRFILE: sqlite3's first complaint, without its line number
+sqlite_error() {
+	sed -n '/./{s/^\(Parse\|Runtime\) error near line [0-9]*: //;s/^Error: \(near line [0-9]*: \)\{0,1\}//;p;q}' "$1"
+}
+
+# db_version: the schema version of $db (0 for a new one); fails with one
+# line when it cannot be read
+db_version() {
+	local v
+
+	if [ ! -e "$db" ]; then
+		echo 0
+		return 0
+	fi
+	if ! v=$(sqlite3 -bail -cmd ".timeout $timeout" "$db" 'PRAGMA user_version;' 2>"$tmp/err"); then
+		warn "cannot read '$db': $(sqlite_error "$tmp/err")"
+		return 2
+	fi
+	case "$v" in
+	'' | *[!0-9]*)
+		warn "cannot read '$db': no schema version"
+		return 2
+		;;
+	esac
+	echo "$v"
+}
+
+# check_version V: V is a schema this kparity knows
+check_version() {
+	[ "$1" -le "$latest" ] && return 0
+	warn "'$db' has schema $1, newer than this kparity's $latest; not touched"
+	return 2
+}
+
+# sha FILE: its sha256, or nothing
+sha() {
+	[ -f "$1" ] || return 0
+	sha256sum "$1" | cut -d' ' -f1
+}
+
+# series_sum: one sha256 over patches/series and every patch it lists
+series_sum() {
+	local p="$TOPDIR/patches"
+
+	[ -f "$p/series" ] || return 0
+	{
+		cat "$p/series"
+		sed -n 's/^[ \t]*\([^# \t][^ \t]*\).*/\1/p' "$p/series" | while read -r f; do
+			sha256sum "$p/$f" 2>/dev/null || echo "missing $f"
+		done
+	} | sha256sum | cut -d' ' -f1
+}
+
+# pin BIN: "real path<TAB>sha256<TAB>package<TAB>version" of command BIN,
+# empty fields for what cannot be known
+pin() {
+	local path real pkg="" ver=""
+
+	path=$(command -v "$1" 2>/dev/null) || { printf '\t\t\t'; return 0; }
+	real=$(readlink -f "$path")
+	pkg=$(dpkg-query -S "$real" 2>/dev/null | sed -n '/^diversion/d;s/: .*//;s/:[a-z0-9]*$//;p;q') || pkg=""
+	[ -z "$pkg" ] || ver=$(dpkg-query -W -f '${Version}' "$pkg" 2>/dev/null) || ver=""
+	printf '%s\t%s\t%s\t%s' "$real" "$(sha "$real")" "$pkg" "$ver"
+}
+
+# cell_pins BUILDDIR: a TSV line per cell of the parity report $report:
+# its name, the sha256 of its .config, the pins of its compiler and
+# linker. A compiler whose --version now says other than the report is
+# left unpinned, with a line.
+cell_pins() {
+	jq -r '.matrix[].cells[] | [.target, .compiler, (.name | split("/")[1]), .dir, .compiler_version] | @tsv' "$report" |
+		while IFS="$(printf '\t')" read -r t c suffix dir version; do
+			(
+				load_target "$t" 2>/dev/null || exit 0
+				if compiler_line "$suffix" >/dev/null 2>&1 && [ -n "$(compiler_line "$suffix")" ]; then
+					compiler_select "$suffix"
+				else
+					compiler_select "$c"
+				fi
+				now=$("$cc_bin" --version 2>/dev/null | head -n 1) || now=""
+				if [ "$now" = "$version" ]; then
+					cc=$(pin "$cc_bin")
+					ld=$(pin "$ld_bin")
+				else
+					warn "'$cc_bin --version' says '$now', the report '$version': $t/$c not pinned"
+					cc=$(printf '\t\t\t')
+					ld=$cc
+				fi
+				printf '%s/%s\t%s\t%s\t%s\n' "$t" "$c" "$(sha "$1/$dir/.config")" "$cc" "$ld"
+			)
+		done
+}
+
+# context KIND BUILDDIR: the run's CONTEXT JSON for record.jq
+context() {
+	local kind="$1" tp=""
+
+	tp=$(dpkg-query -W -f '${Package} ${Version}' linux-source-6.1 2>/dev/null) || tp=""
+	{
+		if [ "$kind" = parity ]; then
+			cell_pins "$2"
+		fi
+	} | jq -R -s \
+		--arg kind "$kind" \
+		--arg recorded "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+		--arg report "$report" \
+		--arg sum "$(sha "$report")" \
+		--arg tp "$tp" \
+		--arg series "$(series_sum)" \
+		--arg kparity "$(git -C "$TOPDIR" describe --always --dirty 2>/dev/null || :)" '
+		def nul: if . == "" then null else . end;
+		{kind: $kind, recorded: $recorded, report: $report, report_sha256: $sum,
+		 tree_package: ($tp | nul), series: ($series | nul), kparity: ($kparity | nul),
+		 cells: ([split("\n")[] | select(. != "") | split("\t") | map(nul)
+			| {(.[0]): {config: .[1],
+				    cc_binary: .[2], cc_sha256: .[3], cc_package: .[4], cc_package_version: .[5],
+				    ld_binary: .[6], ld_sha256: .[7], ld_package: .[8], ld_package_version: .[9]}}]
+			| add // {})}'
+}
+
+# toolchain_json CTX: toolchain.json, each cell's pinned compiler and linker
+toolchain_json() {
+	jq --slurpfile r "$report" '
+		def tool($p; $t): {binary: $p["\($t)_binary"], sha256: $p["\($t)_sha256"],
+			package: $p["\($t)_package"], version: $p["\($t)_package_version"]};
+		. as $c
+		| {version: 1, report_sha256: .report_sha256, recorded: .recorded, series: .series, tree: $r[0].kernel,
+		   tree_package: .tree_package,
+		   cells: ([$r[0].matrix[].cells[] | (.target + "/" + .compiler) as $n
+			| ($c.cells[$n] // {}) as $p
+			| {($n): {build: .name, compiler_version: .compiler_version, config: $p.config,
+				  cc: tool($p; "cc"), ld: tool($p; "ld")}}] | add // {})}' "$1"
+}
+
+# transaction V CTX: the SQL that migrates $db from schema V and records
+# the report; it fails, changing nothing, if the schema is no longer V
+transaction() {
+	local f n
+
+	printf '.bail on\n.timeout %s\nPRAGMA foreign_keys = ON;\nBEGIN IMMEDIATE;\n' "$timeout"
+	printf 'CREATE TEMP TABLE schema_was (v INTEGER CHECK (v = %s));\n' "$1"
+	printf 'INSERT INTO schema_was SELECT user_version FROM pragma_user_version;\n'
+	for f in "$HDIR"/schema/[0-9][0-9][0-9]-*.sql; do
+		n=${f##*/}
+		n=$(expr "${n%%-*}" + 0)
+		[ "$n" -gt "$1" ] || continue
+		cat "$f"
+	done
+	printf 'PRAGMA user_version = %s;\n' "$latest"
+	jq -r --slurpfile ctx "$2" -f "$HDIR/record.jq" "$report"
+	printf 'SELECT max(id) FROM run;\nCOMMIT;\n'
+}
+
+# write_atomic FILE: stdin to FILE, through a temporary name
+write_atomic() {
+	cat >"$1.tmp" && mv "$1.tmp" "$1"
+}
+
+# classify RUN KIND WINDOW [CELL...]: classify.jq's JSON for RUN
+classify() {
+	local run="$1" kind="$2" window="$3"
+
+	shift 3
+	sqlite3 -bail -json -cmd ".timeout $timeout" \
+		-cmd ".param set :kind '$kind'" -cmd ".param set :run $run" \
+		-cmd ".param set :window $window" \
+		"$db" <"$HDIR/rows.sql" 2>"$tmp/err" >"$tmp/rows.json" || {
+		warn "cannot read '$db': $(sqlite_error "$tmp/err")"
+		return 2
+	}
+	jq -s --argjson run "$run" -f "$HDIR/classify.jq" "$tmp/rows.json" |
+		jq --args 'if $ARGS.positional | length == 0 then .
+			else .cells |= map(select(.cell as $c | $ARGS.positional | index($c) != null)) end' "$@"
+}
+
+# since_json CLASSIFIED: since.json, the report's "since last run" column
+since_json() {
+	jq --arg sum "$(sha "$report")" '{version: 1, report_sha256: $sum, run: .run,
+	     cells: ([.cells[] | {(.cell): {previous,
+		new: [.items[] | select(.class == "new") | {kind, key, state, was}],
+		gone: [.items[] | select(.class == "gone") | {kind, key, was}]}}] | add // {})}' "$1"
+}
+
+cmd_record() {
+	local opt kind="" build v try=1 run out
+
+	OPTIND=1
+	while getopts hk: opt; do
+		case "$opt" in
+		k) kind="$OPTARG" ;;
+		h) usage; exit 0 ;;
+		*) usage >&2; exit 2 ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	[ $# -eq 1 ] || { usage >&2; exit 2; }
+	report=$(abspath "$1") || die "cannot read '$1': no such directory"
+	out=$(dirname "$report")
+	# a since.json left from an earlier run must not speak for this one
+	rm -f "$out/since.json"
+	[ -r "$report" ] || die "cannot read '$report'"
+	if [ -z "$kind" ]; then
+		kind=$(jq -r 'if .version == 1 and (.matrix | type) == "array" then "parity" else "" end' "$report" 2>/dev/null) || kind=""
+		[ -n "$kind" ] || die "'$report' is not a report history knows (a version 1 parity report.json)"
+	fi
+	[ "$kind" = parity ] || die "unknown kind '$kind' (known: parity)"
+	build=$(dirname "$out")
+
+	context "$kind" "$build" >"$tmp/ctx.json" || die "cannot read '$report'"
+	toolchain_json "$tmp/ctx.json" | write_atomic "$out/toolchain.json" ||
+		warn "cannot write '$out/toolchain.json'"
+
+	mkdir -p "$(dirname "$db")" 2>/dev/null || die "cannot create the directory of '$db'"
+	while :; do
+		v=$(db_version) || exit 2
+		check_version "$v" || exit 2
+		transaction "$v" "$tmp/ctx.json" >"$tmp/record.sql"
+		# a file bigger than the limit fails the write instead of killing sqlite3
+		if run=$(trap '' XFSZ; sqlite3 "$db" <"$tmp/record.sql" 2>"$tmp/err"); then
+			break
+		fi
+		# another recorder migrated the schema first: once more from its version
+		if [ "$try" = 1 ] && grep -q 'CHECK constraint failed: ' "$tmp/err"; then
+			try=2
+			continue
+		fi
+		die "not recorded in '$db': $(sqlite_error "$tmp/err")"
+	done
+	if classify "$run" "$kind" 2 >"$tmp/since.json"; then
+		since_json "$tmp/since.json" | write_atomic "$out/since.json" ||
+			warn "cannot write '$out/since.json'"
+	fi
+	step HISTORY "run $run in $db"
+}
+
+cmd_show() {
+	local json=0 all=0 run="" window=50 kind=parity arg
+
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--json) json=1 ;;
+		--all) all=1 ;;
+		-r) run="${2:-}"; shift ;;
+		-n) window="${2:-}"; shift ;;
+		-k) kind="${2:-}"; shift ;;
+		-h) usage; exit 0 ;;
+		-*) usage >&2; exit 2 ;;
+		*) break ;;
+		esac
+		shift
+	done
+	is_positive "$window" || die "-n needs a positive number, not '$window'"
+	[ -z "$run" ] || is_positive "$run" || die "-r needs a run number, not '$run'"
+	[ -e "$db" ] || { warn "no runs recorded: no '$db'"; exit 1; }
+	v=$(db_version) || exit 2
+	check_version "$v" || exit 2
+	case "$kind" in
+	*[!a-z-]*) die "unknown kind '$kind'" ;;
+	esac
+	if [ -z "$run" ]; then
+		run=$(sqlite3 -bail -cmd ".timeout $timeout" "$db" \
+			"SELECT max(id) FROM run WHERE kind = '$kind';" 2>"$tmp/err") ||
+			die "cannot read '$db': $(sqlite_error "$tmp/err")"
+		[ -n "$run" ] || { warn "no $kind run recorded in '$db'"; exit 1; }
+	fi
+	classify "$run" "$kind" "$window" "$@" >"$tmp/show.json" || exit 2
+	for arg in "$@"; do
+		jq -e --arg c "$arg" 'any(.cells[]; .cell == $c)' "$tmp/show.json" >/dev/null ||
+			die "no cell '$arg' in run $run"
+	done
+	jq -e '.cells | length > 0' "$tmp/show.json" >/dev/null ||
+		{ warn "no cell recorded in run $run"; exit 1; }
+	if [ "$json" = 1 ]; then
+		jq . "$tmp/show.json"
+	else
+		jq -r --argjson all "$all" -f "$HDIR/text.jq" "$tmp/show.json"
+	fi
+}
+
+cmd_runs() {
+	local mode=list
+
+	[ "${1:-}" != --json ] || mode=json
+	[ -e "$db" ] || { warn "no runs recorded: no '$db'"; exit 1; }
+	v=$(db_version) || exit 2
+	check_version "$v" || exit 2
+	sqlite3 -bail -"$mode" -cmd ".timeout $timeout" "$db" \
+		"SELECT r.id AS run, r.kind, r.recorded, r.tree, r.verdict, count(c.id) AS cells,
+			group_concat(c.name || ' ' || coalesce(c.compiler_version, '-'), '; ') AS compilers
+		 FROM run r LEFT JOIN cell c ON c.run = r.id GROUP BY r.id ORDER BY r.id;" 2>"$tmp/err" ||
+		die "cannot read '$db': $(sqlite_error "$tmp/err")"
+}
+
+cleanup() {
+	rm -rf "$tmp"
+}
+
+main() {
+	local verb
+
+	db="${KPARITY_HISTORY_DB:-${XDG_DATA_HOME:-$HOME/.local/share}/kparity/results.db}"
+	if [ "${1:-}" = -d ]; then
+		[ $# -ge 2 ] || { usage >&2; exit 2; }
+		db="$2"
+		shift 2
+	fi
+	[ $# -ge 1 ] || { usage >&2; exit 2; }
+	verb="$1"
+	shift
+	case "$verb" in
+	-h | --help) usage; exit 0 ;;
+	record | show | runs) ;;
+	*) usage >&2; exit 2 ;;
+	esac
+	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" sqlite3 jq || exit 2
+	timeout="${KPARITY_HISTORY_TIMEOUT:-60000}"
+	case "$timeout" in
+	'' | *[!0-9]*) die "KPARITY_HISTORY_TIMEOUT needs milliseconds, not '$timeout'" ;;
+	esac
+	case "$db" in
+	/*) ;;
+	*) db="$PWD/$db" ;;
+	esac
+	latest=$(schema_latest)
+	tmp=$(mktemp -d)
+	trap cleanup EXIT
+	trap 'exit 130' INT TERM
+	"cmd_$verb" "$@"
+}
+
+main "$@"

@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# record.jq - the SQL that records one report in the history database:
+# its run, each cell, and each result of a cell (schema/ has the tables).
+# The caller wraps it in the transaction.
+#
+# Usage: jq -r --slurpfile ctx CONTEXT.json -f record.jq REPORT.json
+# CONTEXT: {kind, recorded, report, report_sha256, tree_package, series,
+#           kparity, cells: {NAME: {config, cc_binary, ...}}}, made by
+#           history.sh from the report and the machine it ran on.
+
+# a value as an SQL literal
+def sq: if . == null then "NULL"
+	elif type == "number" then tostring
+	elif type == "boolean" then (if . then "1" else "0" end)
+	else "'" + (tostring | gsub("\u0000"; "") | gsub("'"; "''")) + "'" end;
+def values(f): "(" + ([f] | map(sq) | join(", ")) + ")";
+
+def result($kind; $key; $state; $value; $detail):
+	"INSERT OR REPLACE INTO result (cell, kind, key, state, value, detail) VALUES ((SELECT max(id) FROM cell), "
+	+ ([$kind, $key, $state, $value, $detail] | map(sq) | join(", ")) + ");";
+
+def cell($c; $p):
+	"INSERT INTO cell (run, name, build, target, compiler, compiler_version, config, "
+	+ "cc_binary, cc_sha256, cc_package, cc_package_version, "
+	+ "ld_binary, ld_sha256, ld_package, ld_package_version) VALUES ((SELECT max(id) FROM run), "
+	+ ([$c.name, $c.build, $c.target, $c.compiler, $c.compiler_version, $p.config,
+	    $p.cc_binary, $p.cc_sha256, $p.cc_package, $p.cc_package_version,
+	    $p.ld_binary, $p.ld_sha256, $p.ld_package, $p.ld_package_version] | map(sq) | join(", "))
+	+ ");";
+
+# the comparisons of a parity target that have COMPILER on their new side
+def kabi_of($t; $compiler; $reference):
+	if ($t.kabi_vs_ref // []) | length > 0 then $t.kabi_vs_ref[] | select(.new == $compiler)
+	elif $t.kabi != null and $compiler != $reference then $t.kabi + {old: $reference}
+	else empty end;
+
+def kabi_results:
+	result("kabi"; "vs \(.old)"; .status; .summary.changed; .reason),
+	([(.incompatible // [])[] | . + {incompatible: true}] + (.changed // [])
+	 | unique_by([.kind, .name])[]
+	 | result("kabi"; "\(.kind) \(.name)"; (if .incompatible then "incompatible" else "changed" end); null; null));
+
+def parity($ctx):
+	. as $r
+	| .matrix[] as $t | $t.cells[] as $c
+	| ($c.target + "/" + $c.compiler) as $name
+	| cell({name: $name, build: $c.name, target: $c.target, compiler: $c.compiler,
+		compiler_version: $c.compiler_version}; $ctx.cells[$name] // {}),
+	  result("build"; ""; $c.build.status; $c.build.seconds; $c.build.reason),
+	  result("boot"; ""; $c.boot.status; $c.boot.seconds; $c.boot.reason),
+	  (($c.tests // {}).results // [] | .[] | result("test"; .name; .status; null; null)),
+	  (($c.warnings // {}).by_flag // {} | to_entries[] | result("warning"; .key; "present"; .value; null)),
+	  (kabi_of($t; $c.compiler; $r.reference // $r.compilers[0]) | kabi_results);
+
+$ctx[0] as $ctx
+| "INSERT INTO run (kind, recorded, report, report_sha256, tree, tree_package, series, kparity, verdict) VALUES "
+	+ values($ctx.kind, $ctx.recorded, $ctx.report, $ctx.report_sha256, .kernel,
+		 $ctx.tree_package, $ctx.series, $ctx.kparity, .verdict) + ";",
+  (if $ctx.kind == "parity" then parity($ctx) else empty end)
