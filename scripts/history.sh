@@ -35,12 +35,13 @@ HDIR="$TOPDIR/scripts/history"
 
 usage() {
 	cat <<USAGE
-usage: $PROG [-d DB] record [-k KIND] REPORT
+usage: $PROG [-d DB] record [-n] [-k KIND] REPORT
        $PROG [-d DB] show [--json] [--all] [-r RUN] [-n RUNS] [-k KIND] [CELL...]
        $PROG [-d DB] runs [--json]
 Keep every run's results in DB and say what changed between runs.
   record REPORT  record a run's report (a parity report.json); write
-                 toolchain.json and since.json beside it
+                 toolchain.json and since.json beside it; -n prints the
+                 transaction's SQL instead of running it
   show           per cell and result of the last run (or RUN): new, gone,
                  always since N runs, flaky (k of n), where it changed and
                  what changed then; only what is not a plain pass unless
@@ -55,20 +56,29 @@ for another recorder (default 60000).
 USAGE
 }
 
+# migration_number FILE: the number a migration's name starts with (002-x.sql: 2)
+migration_number() {
+	local n
+
+	n=${1##*/}
+	n=${n%%-*}
+	n=${n#"${n%%[!0]*}"}
+	echo "${n:-0}"
+}
+
 # schema_latest: the number of the newest migration
 schema_latest() {
 	local f n=0
 
 	for f in "$HDIR"/schema/[0-9][0-9][0-9]-*.sql; do
-		n=${f##*/}
-		n=${n%%-*}
+		n=$(migration_number "$f")
 	done
-	expr "$n" + 0
+	echo "$n"
 }
 
 # sqlite_error ERRFILE: sqlite3's first complaint, without its line number
 sqlite_error() {
-	sed -n '/./{s/^\(Parse\|Runtime\) error near line [0-9]*: //;s/^Error: \(near line [0-9]*: \)\{0,1\}//;p;q}' "$1"
+	sed -n '/./{s/^\(Parse\|Runtime\) error near line [0-9]*: //;s/^Error: \(near line [0-9]*: \)\{0,1\}//;s/^\(stepping\|in prepare\), //;s/ ([0-9]*)$//;p;q}' "$1"
 }
 
 # db_version: the schema version of $db (0 for a new one); fails with one
@@ -209,14 +219,14 @@ transaction() {
 	printf 'CREATE TEMP TABLE schema_was (v INTEGER CHECK (v = %s));\n' "$1"
 	printf 'INSERT INTO schema_was SELECT user_version FROM pragma_user_version;\n'
 	for f in "$HDIR"/schema/[0-9][0-9][0-9]-*.sql; do
-		n=${f##*/}
-		n=$(expr "${n%%-*}" + 0)
+		n=$(migration_number "$f")
 		[ "$n" -gt "$1" ] || continue
 		cat "$f"
 	done
 	printf 'PRAGMA user_version = %s;\n' "$latest"
 	jq -r --slurpfile ctx "$2" -f "$HDIR/record.jq" "$report"
-	printf 'SELECT max(id) FROM run;\nCOMMIT;\n'
+	printf 'CREATE TEMP TABLE recorded AS SELECT max(id) AS run FROM run;\nCOMMIT;\n'
+	printf 'SELECT run FROM temp.recorded;\n'
 }
 
 # write_atomic FILE: stdin to FILE, through a temporary name
@@ -250,12 +260,13 @@ since_json() {
 }
 
 cmd_record() {
-	local opt kind="" build v try=1 run out
+	local opt kind="" build v try=1 run out dry=0
 
 	OPTIND=1
-	while getopts hk: opt; do
+	while getopts hk:n opt; do
 		case "$opt" in
 		k) kind="$OPTARG" ;;
+		n) dry=1 ;;
 		h) usage; exit 0 ;;
 		*) usage >&2; exit 2 ;;
 		esac
@@ -265,7 +276,7 @@ cmd_record() {
 	report=$(abspath "$1") || die "cannot read '$1': no such directory"
 	out=$(dirname "$report")
 	# a since.json left from an earlier run must not speak for this one
-	rm -f "$out/since.json"
+	[ "$dry" = 1 ] || rm -f "$out/since.json"
 	[ -r "$report" ] || die "cannot read '$report'"
 	if [ -z "$kind" ]; then
 		kind=$(jq -r 'if .version == 1 and (.matrix | type) == "array" then "parity" else "" end' "$report" 2>/dev/null) || kind=""
@@ -275,18 +286,20 @@ cmd_record() {
 	build=$(dirname "$out")
 
 	context "$kind" "$build" >"$tmp/ctx.json" || die "cannot read '$report'"
-	toolchain_json "$tmp/ctx.json" | write_atomic "$out/toolchain.json" ||
+	[ "$dry" = 1 ] || toolchain_json "$tmp/ctx.json" | write_atomic "$out/toolchain.json" ||
 		warn "cannot write '$out/toolchain.json'"
 
 	mkdir -p "$(dirname "$db")" 2>/dev/null || die "cannot create the directory of '$db'"
 	while :; do
 		v=$(db_version) || exit 2
 		check_version "$v" || exit 2
-		transaction "$v" "$tmp/ctx.json" >"$tmp/record.sql"
-		# a file bigger than the limit fails the write instead of killing sqlite3
-		if run=$(trap '' XFSZ; sqlite3 "$db" <"$tmp/record.sql" 2>"$tmp/err"); then
-			break
+		if [ "$dry" = 1 ]; then
+			transaction "$v" "$tmp/ctx.json"
+			return 0
 		fi
+		# SQL cut short has no COMMIT: sqlite3 then rolls back, prints no run
+		run=$(transaction "$v" "$tmp/ctx.json" | sqlite3 "$db" 2>"$tmp/err") && [ -n "$run" ] && break
+		[ -s "$tmp/err" ] || echo "the recording was cut short" >"$tmp/err"
 		# another recorder migrated the schema first: once more from its version
 		if [ "$try" = 1 ] && grep -q 'CHECK constraint failed: ' "$tmp/err"; then
 			try=2
@@ -391,6 +404,8 @@ main() {
 	esac
 	latest=$(schema_latest)
 	tmp=$(mktemp -d)
+	# a file over the size limit fails its write instead of killing us
+	trap '' XFSZ
 	trap cleanup EXIT
 	trap 'exit 130' INT TERM
 	"cmd_$verb" "$@"

@@ -6,13 +6,18 @@
 #
 # Usage: jq -r --argjson all 0|1 -f text.jq
 
-def short: if type == "string" and test("^[0-9a-f]{64}$") then .[0:12]
-	else (tostring | (first(match("[0-9]+\\.[0-9]+\\.[0-9]+[^ )]*") | .string) // .)) end;
+# a compiler's version alone: 12.2.0-14+deb12u1, 19.1.7
+def short: tostring | (first(match("[0-9]+\\.[0-9]+\\.[0-9]+[^ )]*") | .string) // .);
+# a recorded value as the change line shows it: a checksum by its start
+def field_text($f): if . == null then "-"
+	elif $f == "compiler_version" then short
+	elif type == "string" and test("^[0-9a-f]{64}$") then .[0:12]
+	else tostring end;
 def what: if .key == "" then .kind else "\(.kind) \(.key)" end;
 def change_text: if .changed == null then ""
 	else .changed as $c
 	| ([$c | to_entries[] | select(.key != "from" and .key != "to")
-		| "\(.key) \(.value[0] // "-" | short) -> \(.value[1] // "-" | short)"]
+		| .key as $f | "\($f) \(.value[0] | field_text($f)) -> \(.value[1] | field_text($f))"]
 	   | if length == 0 then "nothing recorded changed" else join(", ") end) as $t
 	| "; first in run \($c.to), after run \($c.from): \($t)" end;
 def item_text:
