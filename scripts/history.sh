@@ -279,14 +279,18 @@ cmd_record() {
 	[ "$dry" = 1 ] || rm -f "$out/since.json"
 	[ -r "$report" ] || die "cannot read '$report'"
 	if [ -z "$kind" ]; then
-		kind=$(jq -r 'if .version == 1 and (.matrix | type) == "array" then "parity" else "" end' "$report" 2>/dev/null) || kind=""
+		kind=$(jq -r 'if .version == 1 and (.matrix | type) == "array" then "parity"
+			elif .version == 1 and .kind == "bisect" then "bisect" else "" end' "$report" 2>/dev/null) || kind=""
 		[ -n "$kind" ] || die "'$report' is not a report history knows (a version 1 parity report.json)"
 	fi
-	[ "$kind" = parity ] || die "unknown kind '$kind' (known: parity)"
+	case "$kind" in
+	parity | bisect) ;;
+	*) die "unknown kind '$kind' (known: parity, bisect)" ;;
+	esac
 	build=$(dirname "$out")
 
 	context "$kind" "$build" >"$tmp/ctx.json" || die "cannot read '$report'"
-	[ "$dry" = 1 ] || toolchain_json "$tmp/ctx.json" | write_atomic "$out/toolchain.json" ||
+	[ "$dry" = 1 ] || [ "$kind" != parity ] || toolchain_json "$tmp/ctx.json" | write_atomic "$out/toolchain.json" ||
 		warn "cannot write '$out/toolchain.json'"
 
 	mkdir -p "$(dirname "$db")" 2>/dev/null || die "cannot create the directory of '$db'"
@@ -307,7 +311,7 @@ cmd_record() {
 		fi
 		die "not recorded in '$db': $(sqlite_error "$tmp/err")"
 	done
-	if classify "$run" "$kind" 2 >"$tmp/since.json"; then
+	if [ "$kind" = parity ] && classify "$run" "$kind" 2 >"$tmp/since.json"; then
 		since_json "$tmp/since.json" | write_atomic "$out/since.json" ||
 			warn "cannot write '$out/since.json'"
 	fi

@@ -53,8 +53,17 @@ def parity($ctx):
 	  (($c.warnings // {}).by_flag // {} | to_entries[] | result("warning"; .key; "present"; .value; null)),
 	  (kabi_of($t; $c.compiler; $r.reference // $r.compilers[0]) | kabi_results);
 
+# a compiler-bisect.sh run: each compiler's answer to the predicate
+def bisect:
+	.target as $t | .predicate as $p | .steps[]
+	| cell({name: "\($t)/\(.compiler)", build: null, target: $t, compiler: .compiler,
+		compiler_version: .compiler_version}; {}),
+	  result("predicate"; $p; .result; null; .detail);
+
 $ctx[0] as $ctx
 | "INSERT INTO run (kind, recorded, report, report_sha256, tree, tree_package, series, kparity, verdict) VALUES "
 	+ values($ctx.kind, $ctx.recorded, $ctx.report, $ctx.report_sha256, .kernel,
 		 $ctx.tree_package, $ctx.series, $ctx.kparity, .verdict) + ";",
-  (if $ctx.kind == "parity" then parity($ctx) else empty end)
+  (if $ctx.kind == "parity" then parity($ctx)
+   elif $ctx.kind == "bisect" then bisect
+   else empty end)
