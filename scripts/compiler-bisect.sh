@@ -35,6 +35,8 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOPDIR/scripts/lib/common.sh"
 # shellcheck source=scripts/lib/target.sh
 . "$TOPDIR/scripts/lib/target.sh"
+# shellcheck source=scripts/lib/history.sh
+. "$TOPDIR/scripts/lib/history.sh"
 
 usage() {
 	cat <<USAGE
@@ -105,7 +107,7 @@ eval_probe() {
 unit_words() {
 	local cmd
 
-	cmd=$(sed -n 's/^\(saved\)\{0,1\}cmd_init\/main\.o := //p' "$cell/init/.main.o.cmd")
+	cmd=$(sed -n 's/^\(saved\)\{0,1\}cmd_init\/main\.o := //p' "$cell/init/.main.o.cmd" | sed 's/[[:space:]];[[:space:]].*//')
 	[ -n "$cmd" ] || die "'$cell/init/.main.o.cmd' holds no compile command"
 	eval "set -- $cmd"
 	[ "$1" != ccache ] || shift
@@ -314,7 +316,7 @@ main() {
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" jq sqlite3 || exit 2
 	mkdir -p "$build" || die "cannot create '$build'"
 	build=$(cd "$build" && pwd)
-	db="${KPARITY_HISTORY_DB:-${XDG_DATA_HOME:-$HOME/.local/share}/kparity/results.db}"
+	db=$(history_db)
 	key="$1"
 	pattern=""
 	is_probe=0
@@ -358,9 +360,7 @@ main() {
 	tree=""
 	series=""
 	[ "$kind" != unit ] || tree="linux-$(tree_version "$srcdir")"
-	# the series the tree was built with, as history.sh sums it
-	series=$(cd "$TOPDIR/patches" 2>/dev/null && sed -n 's/^[ \t]*\([^# \t][^ \t]*\).*/\1/p' series |
-		xargs cat series 2>/dev/null | sha256sum | cut -d' ' -f1) || series=""
+	series=$(series_sum "$TOPDIR/patches")
 	work=$(mktemp -d)
 	trap cleanup EXIT
 	trap 'exit 130' INT TERM

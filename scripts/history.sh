@@ -31,6 +31,8 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOPDIR/scripts/lib/common.sh"
 # shellcheck source=scripts/lib/target.sh
 . "$TOPDIR/scripts/lib/target.sh"
+# shellcheck source=scripts/lib/history.sh
+. "$TOPDIR/scripts/lib/history.sh"
 HDIR="$TOPDIR/scripts/history"
 
 usage() {
@@ -116,19 +118,6 @@ sha() {
 	sha256sum "$1" | cut -d' ' -f1
 }
 
-# series_sum: one sha256 over patches/series and every patch it lists
-series_sum() {
-	local p="$TOPDIR/patches"
-
-	[ -f "$p/series" ] || return 0
-	{
-		cat "$p/series"
-		sed -n 's/^[ \t]*\([^# \t][^ \t]*\).*/\1/p' "$p/series" | while read -r f; do
-			sha256sum "$p/$f" 2>/dev/null || echo "missing $f"
-		done
-	} | sha256sum | cut -d' ' -f1
-}
-
 # pin BIN: "real path<TAB>sha256<TAB>package<TAB>version" of command BIN,
 # empty fields for what cannot be known
 pin() {
@@ -184,7 +173,7 @@ context() {
 		--arg report "$report" \
 		--arg sum "$(sha "$report")" \
 		--arg tp "$tp" \
-		--arg series "$(series_sum)" \
+		--arg series "$(series_sum "$TOPDIR/patches")" \
 		--arg kparity "$(git -C "$TOPDIR" describe --always --dirty 2>/dev/null || :)" '
 		def nul: if . == "" then null else . end;
 		{kind: $kind, recorded: $recorded, report: $report, report_sha256: $sum,
@@ -383,7 +372,7 @@ cleanup() {
 main() {
 	local verb
 
-	db="${KPARITY_HISTORY_DB:-${XDG_DATA_HOME:-$HOME/.local/share}/kparity/results.db}"
+	db=$(history_db)
 	if [ "${1:-}" = -d ]; then
 		[ $# -ge 2 ] || { usage >&2; exit 2; }
 		db="$2"
