@@ -7,9 +7,9 @@
 # 'record' reads a run's own report (a parity report.json) and writes the
 # run, its cells and every result of each cell in one transaction;
 # beside the report it writes toolchain.json (each cell's compiler and
-# linker pinned by Debian package version and checksum) and since.json
+# linker pinned by Debian package version and checksum), since.json
 # (each cell against its previous run, for the report's "since last run"
-# column). 'show' says, per cell and result, what is new in a run, what
+# column), and the run as KCIDB and TuxMake JSON (scripts/report-export.sh). 'show' says, per cell and result, what is new in a run, what
 # is gone, what has always been so and for how many runs, what is flaky,
 # and where a result changed, with what changed between those two runs.
 #
@@ -279,8 +279,12 @@ cmd_record() {
 	build=$(dirname "$out")
 
 	context "$kind" "$build" >"$tmp/ctx.json" || die "cannot read '$report'"
-	[ "$dry" = 1 ] || [ "$kind" != parity ] || toolchain_json "$tmp/ctx.json" | write_atomic "$out/toolchain.json" ||
-		warn "cannot write '$out/toolchain.json'"
+	if [ "$dry" = 0 ] && [ "$kind" = parity ]; then
+		toolchain_json "$tmp/ctx.json" | write_atomic "$out/toolchain.json" ||
+			warn "cannot write '$out/toolchain.json'"
+		# the run in KCIDB's and TuxMake's formats; it says why if it cannot
+		"$TOPDIR/scripts/report-export.sh" "$report" || :
+	fi
 
 	mkdir -p "$(dirname "$db")" 2>/dev/null || die "cannot create the directory of '$db'"
 	while :; do
