@@ -4,7 +4,8 @@
 # history.sh - the results of every run, kept in one SQLite database, and
 # what they say over time (Documentation/history.md).
 #
-# 'record' reads a run's own report (a parity report.json) and writes the
+# 'record' reads a run's own report (a parity report.json, a make diagnose
+# diagnose.json, a compiler-bisect answer) and writes the
 # run, its cells and every result of each cell in one transaction;
 # beside the report it writes toolchain.json (each cell's compiler and
 # linker pinned by Debian package version and checksum), since.json
@@ -41,7 +42,8 @@ usage: $PROG [-d DB] record [-n] [-k KIND] REPORT
        $PROG [-d DB] show [--json] [--all] [-r RUN] [-n RUNS] [-k KIND] [CELL...]
        $PROG [-d DB] runs [--json]
 Keep every run's results in DB and say what changed between runs.
-  record REPORT  record a run's report (a parity report.json); write
+  record REPORT  record a run's report (a parity report.json, a
+                 diagnose.json); for a parity run, write
                  toolchain.json and since.json beside it; -n prints the
                  transaction's SQL instead of running it
   show           per cell and result of the last run (or RUN): new, gone,
@@ -51,7 +53,8 @@ Keep every run's results in DB and say what changed between runs.
   runs           the runs recorded, one a line
   -d DB          the database (default: \$KPARITY_HISTORY_DB, else
                  \${XDG_DATA_HOME:-~/.local/share}/kparity/results.db)
-  -k KIND        the kind of run (parity; default: from the report)
+  -k KIND        the kind of run (parity, diagnose, bisect; default:
+                 from the report)
   -n RUNS        how many runs of the kind to look back over (default 50)
 Environment: KPARITY_HISTORY_TIMEOUT how long, in milliseconds, to wait
 for another recorder (default 60000).
@@ -269,12 +272,13 @@ cmd_record() {
 	[ -r "$report" ] || die "cannot read '$report'"
 	if [ -z "$kind" ]; then
 		kind=$(jq -r 'if .version == 1 and (.matrix | type) == "array" then "parity"
-			elif .version == 1 and .kind == "bisect" then "bisect" else "" end' "$report" 2>/dev/null) || kind=""
-		[ -n "$kind" ] || die "'$report' is not a report history knows (a version 1 parity report.json)"
+			elif .version == 1 and .kind == "bisect" then "bisect"
+			elif .schema == 1 and (.findings | type) == "array" then "diagnose" else "" end' "$report" 2>/dev/null) || kind=""
+		[ -n "$kind" ] || die "'$report' is not a report history knows (a parity report.json, a diagnose.json)"
 	fi
 	case "$kind" in
-	parity | bisect) ;;
-	*) die "unknown kind '$kind' (known: parity, bisect)" ;;
+	parity | bisect | diagnose) ;;
+	*) die "unknown kind '$kind' (known: parity, bisect, diagnose)" ;;
 	esac
 	build=$(dirname "$out")
 

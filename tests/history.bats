@@ -348,7 +348,7 @@ EOF
 	mkdir -p "$T/x"
 	echo '{"version": 2}' >"$T/x/report.json"
 	run -2 --separate-stderr "$H" record "$T/x/report.json"
-	assert_equal "$stderr" "history: '$T/x/report.json' is not a report history knows (a version 1 parity report.json)"
+	assert_equal "$stderr" "history: '$T/x/report.json' is not a report history knows (a parity report.json, a diagnose.json)"
 	run -2 --separate-stderr "$H" record "$T/x/none.json"
 	assert_equal "$stderr" "history: cannot read '$T/x/none.json'"
 }
@@ -362,4 +362,34 @@ EOF
 	assert_equal "$stderr" "history: no cell 'arm64-virt/gcc' in run 1"
 	run -2 --separate-stderr "$H" bogus
 	assert_equal "${lines[0]:-}" ""
+}
+
+# diagnose NAME VERSION ID...: $T/NAME/diagnose.json, a replay of the
+# tiny x86_64 GCC cell at W=1 by Clang VERSION with one finding per ID
+diagnose() {
+	local name=$1 version=$2
+	shift 2
+	mkdir -p "$T/$name"
+	jq -n --arg v "$version" '{schema: 1, kernel: "6.1.192", build: "build/kernel/x86_64-gcc",
+		cell: "x86_64-gcc", level: "1", clang: {command: "clang", version: $v},
+		findings: [$ARGS.positional[] | {id: ., group: "clang", count: 1}],
+		gcc_only: [], unparsable: [], crashes: []}' --args "$@" >"$T/$name/diagnose.json"
+}
+
+@test "history: make diagnose replays are recorded, and a finding new with clang 22 says so" {
+	diagnose d1 'Debian clang version 19.1.7 (3~deb12u1)' 'warning|-Wshadow|kernel/fork.c:10:3|x'
+	diagnose d2 'Debian clang version 22.1.8 (1~deb12u1)' 'warning|-Wshadow|kernel/fork.c:10:3|x' \
+		'warning|-Wunterminated-string-initialization|fs/proc/task_mmu.c:652:3|y'
+	"$H" record "$T/d1/diagnose.json" 2>/dev/null
+	"$H" record "$T/d2/diagnose.json" 2>/dev/null
+	run -0 "$H" show -k diagnose
+	assert_output "$(cat <<'EOF2'
+x86_64-gcc W=1 (x86_64-gcc, 22.1.8): run 2, 2 runs recorded, previous 1
+  always   finding warning|-Wshadow|kernel/fork.c:10:3|x: clang, always (2 runs)
+  new      finding warning|-Wunterminated-string-initialization|fs/proc/task_mmu.c:652:3|y: clang; first in run 2, after run 1: compiler_version 19.1.7 -> 22.1.8
+EOF2
+)"
+	[ ! -e "$T/d2/since.json" ]
+	run -0 sqlite3 "$KPARITY_HISTORY_DB" 'SELECT kind, tree FROM run;'
+	assert_output "$(printf '%s\n' 'diagnose|linux-6.1.192' 'diagnose|linux-6.1.192')"
 }

@@ -60,10 +60,24 @@ def bisect:
 		compiler_version: .compiler_version}; {}),
 	  result("predicate"; $p; .result; null; .detail);
 
+# a make diagnose replay (diagnose.json, schema 1): one cell, the GCC build
+# at its warning level, whose results are Clang's findings by id (both,
+# clang), GCC's alone (gcc), and the units Clang could not parse or
+# crashed on
+def diagnose:
+	cell({name: "\(.cell) W=\(.level)", build: .cell, target: .cell, compiler: "clang",
+		compiler_version: .clang.version}; {}),
+	(.findings[] | result("finding"; .id; .group; .count; null)),
+	((.gcc_only // [])[] | result("finding"; .id; "gcc"; null; null)),
+	((.unparsable // [])[] | result("unit"; .unit; "unparsable"; null; .error)),
+	((.crashes // [])[] | result("unit"; .unit; "crashed"; null; .message));
+
 $ctx[0] as $ctx
 | "INSERT INTO run (kind, recorded, report, report_sha256, tree, tree_package, series, kparity, verdict) VALUES "
-	+ values($ctx.kind, $ctx.recorded, $ctx.report, $ctx.report_sha256, .kernel,
+	+ values($ctx.kind, $ctx.recorded, $ctx.report, $ctx.report_sha256,
+		 (.kernel | if . != null and (startswith("linux-") | not) then "linux-\(.)" else . end),
 		 $ctx.tree_package, $ctx.series, $ctx.kparity, .verdict) + ";",
   (if $ctx.kind == "parity" then parity($ctx)
    elif $ctx.kind == "bisect" then bisect
+   elif $ctx.kind == "diagnose" then diagnose
    else empty end)
