@@ -210,7 +210,7 @@ parity_answer() {
 			| (map(.run) | max) as $run | map(select(.run == $run))
 			| if length == 0 then empty else
 			  ([.[] | select(.kind == $kind and .key == $key)][0]) as $x
-			  | if $x == null then "absent\trun \($run)" else "\($x.state)\trun \($run)\(if $x.detail then ": \($x.detail)" else "" end)" end end'
+			  | if $x == null then "absent\t\trun \($run)" else "\($x.state)\t\($x.detail // "")\trun \($run)" end end'
 }
 
 eval_parity() {
@@ -367,7 +367,7 @@ main() {
 
 	list=$(compilers "$which")
 	n=$(printf '%s\n' "$list" | grep -c .) || n=0
-	[ "$n" -ge 2 ] || die "fewer than two installed compilers of '$which' to walk: $(echo "$list" | tr '\n' ' ')"
+	[ "$n" -ge 2 ] || die "fewer than two installed compilers of '$which' to walk: $(echo "$list" | tr '\n' ' ' | sed 's/ *$//')"
 	first=$(printf '%s\n' "$list" | head -n 1)
 	last=$(printf '%s\n' "$list" | tail -n 1)
 	r0=$(result_of "$first")
