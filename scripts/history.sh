@@ -121,44 +121,55 @@ sha() {
 	sha256sum "$1" | cut -d' ' -f1
 }
 
-# pin BIN: "real path<TAB>sha256<TAB>package<TAB>version" of command BIN,
-# empty fields for what cannot be known
-pin() {
-	local path real pkg="" ver=""
-
-	path=$(command -v "$1" 2>/dev/null) || { printf '\t\t\t'; return 0; }
-	real=$(readlink -f "$path")
-	pkg=$(dpkg-query -S "$real" 2>/dev/null | sed -n '/^diversion/d;s/: .*//;s/:[a-z0-9]*$//;p;q') || pkg=""
-	[ -z "$pkg" ] || ver=$(dpkg-query -W -f '${Version}' "$pkg" 2>/dev/null) || ver=""
-	printf '%s\t%s\t%s\t%s' "$real" "$(sha "$real")" "$pkg" "$ver"
-}
-
 # cell_pins BUILDDIR: a TSV line per cell of the parity report $report:
-# its name, the sha256 of its .config, the pins of its compiler and
-# linker. A compiler whose --version now says other than the report is
-# left unpinned, with a line.
+# its name, the sha256 of its .config, its compiler's and its linker's
+# binaries, every link followed. A compiler whose --version now says
+# other than the report is left out, with a line: pinned wrongly is worse
+# than not pinned.
 cell_pins() {
 	jq -r '.matrix[].cells[] | [.target, .compiler, (.name | split("/")[1]), .dir, .compiler_version] | @tsv' "$report" |
 		while IFS="$(printf '\t')" read -r t c suffix dir version; do
 			(
 				load_target "$t" 2>/dev/null || exit 0
-				if compiler_line "$suffix" >/dev/null 2>&1 && [ -n "$(compiler_line "$suffix")" ]; then
+				if [ -n "$(compiler_line "$suffix" 2>/dev/null)" ]; then
 					compiler_select "$suffix"
 				else
 					compiler_select "$c"
 				fi
 				now=$("$cc_bin" --version 2>/dev/null | head -n 1) || now=""
+				cc="" ld=""
 				if [ "$now" = "$version" ]; then
-					cc=$(pin "$cc_bin")
-					ld=$(pin "$ld_bin")
+					cc=$(readlink -f "$(command -v "$cc_bin")" 2>/dev/null) || cc=""
+					ld=$(readlink -f "$(command -v "$ld_bin")" 2>/dev/null) || ld=""
 				else
 					warn "'$cc_bin --version' says '$now', the report '$version': $t/$c not pinned"
-					cc=$(printf '\t\t\t')
-					ld=$cc
 				fi
 				printf '%s/%s\t%s\t%s\t%s\n' "$t" "$c" "$(sha "$1/$dir/.config")" "$cc" "$ld"
 			)
 		done
+}
+
+# binary_pins CELLS.tsv: {BINARY: {sha256, package, version}} of the
+# binaries cell_pins named, with one dpkg-query for all (each call reads
+# dpkg's whole database)
+binary_pins() {
+	cut -f3,4 "$1" | tr '\t' '\n' | sed '/^$/d' | LC_ALL=C sort -u >"$tmp/bins"
+	: >"$tmp/sums"
+	: >"$tmp/owners"
+	: >"$tmp/versions"
+	if [ -s "$tmp/bins" ]; then
+		# Debian's binaries have no space in their paths
+		xargs sha256sum <"$tmp/bins" >"$tmp/sums" 2>/dev/null || :
+		xargs dpkg-query -S <"$tmp/bins" 2>/dev/null | sed '/^diversion /d' >"$tmp/owners" || :
+		sed 's/: .*//; s/, /\n/g' "$tmp/owners" | sed 's/:[a-z0-9]*$//' | LC_ALL=C sort -u |
+			xargs -r dpkg-query -W -f "\${Package}\t\${Version}\n" >"$tmp/versions" 2>/dev/null || :
+	fi
+	jq -n --rawfile sums "$tmp/sums" --rawfile owners "$tmp/owners" --rawfile versions "$tmp/versions" '
+		def lines($s): $s | split("\n") | map(select(. != ""));
+		(lines($versions) | map(split("\t") | {(.[0]): .[1]}) | add // {}) as $v
+		| (lines($owners) | map(capture("^(?<p>[^:,]+)[^ ]*: (?<f>.*)$") | {(.f): .p}) | add // {}) as $o
+		| lines($sums) | map(capture("^(?<s>[0-9a-f]{64}) [ *](?<f>.*)$")
+			| {(.f): {sha256: .s, package: $o[.f], version: $v[$o[.f] // ""]}}) | add // {}'
 }
 
 # context KIND BUILDDIR: the run's CONTEXT JSON for record.jq
@@ -166,11 +177,11 @@ context() {
 	local kind="$1" tp=""
 
 	tp=$(dpkg-query -W -f '${Package} ${Version}' linux-source-6.1 2>/dev/null) || tp=""
-	{
-		if [ "$kind" = parity ]; then
-			cell_pins "$2"
-		fi
-	} | jq -R -s \
+	: >"$tmp/cells.tsv"
+	[ "$kind" != parity ] || cell_pins "$2" >"$tmp/cells.tsv"
+	binary_pins "$tmp/cells.tsv" >"$tmp/pins.json"
+	jq -R -s \
+		--slurpfile pins "$tmp/pins.json" \
 		--arg kind "$kind" \
 		--arg recorded "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
 		--arg report "$report" \
@@ -179,13 +190,15 @@ context() {
 		--arg series "$(series_sum "$TOPDIR/patches")" \
 		--arg kparity "$(git -C "$TOPDIR" describe --always --dirty 2>/dev/null || :)" '
 		def nul: if . == "" then null else . end;
-		{kind: $kind, recorded: $recorded, report: $report, report_sha256: $sum,
+		$pins[0] as $pins
+		| {kind: $kind, recorded: $recorded, report: $report, report_sha256: $sum,
 		 tree_package: ($tp | nul), series: ($series | nul), kparity: ($kparity | nul),
 		 cells: ([split("\n")[] | select(. != "") | split("\t") | map(nul)
+			| ($pins[.[2] // ""] // {}) as $cc | ($pins[.[3] // ""] // {}) as $ld
 			| {(.[0]): {config: .[1],
-				    cc_binary: .[2], cc_sha256: .[3], cc_package: .[4], cc_package_version: .[5],
-				    ld_binary: .[6], ld_sha256: .[7], ld_package: .[8], ld_package_version: .[9]}}]
-			| add // {})}'
+				    cc_binary: .[2], cc_sha256: $cc.sha256, cc_package: $cc.package, cc_package_version: $cc.version,
+				    ld_binary: .[3], ld_sha256: $ld.sha256, ld_package: $ld.package, ld_package_version: $ld.version}}]
+			| add // {})}' "$tmp/cells.tsv"
 }
 
 # toolchain_json CTX: toolchain.json, each cell's pinned compiler and linker
