@@ -261,7 +261,7 @@ answer() {
 		;;
 	esac
 	printf '%s\n' "$a" >"$work/answer.$c"
-	step BISECT "$c ($(echo "$v" | sed -n 's/^[^0-9]*\([0-9][0-9]*\.[0-9][0-9]*\.[0-9][0-9]*\).*/\1/p')): $(printf '%s' "$a" | cut -f1) [$(printf '%s' "$a" | cut -f3-)]"
+	step BISECT "$c ($(echo "$v" | grep -o -e '[0-9][0-9]*\.[0-9][0-9]*\.[0-9][0-9]*' | head -n 1)): $(printf '%s' "$a" | cut -f1) [$(printf '%s' "$a" | cut -f3-)]"
 	printf '%s\n' "$a"
 }
 
