@@ -13,9 +13,12 @@
 # time and number come from the boot's /proc/version, as
 # KBUILD_BUILD_USER, KBUILD_BUILD_HOST, KBUILD_BUILD_TIMESTAMP and
 # KBUILD_BUILD_VERSION, so that the kernel's version string is the same.
-# The rebuild uses the report's own tree (KSRC), so that the source
-# paths are the same too, and a build directory of its own; the two
-# vmlinux are then compared, section by section when they differ.
+# The rebuild uses the report's own tree (KSRC) and a build directory of
+# its own; the absolute paths the debug information holds (the build
+# directory, the tree) are mapped to the original's with
+# -fdebug-prefix-map in KCFLAGS and KAFLAGS, as the kernel's
+# Documentation/kbuild/reproducible-builds.rst advises. The two vmlinux
+# are then compared, section by section when they differ.
 #
 # Exit: 0 rebuilt and the vmlinux identical, 1 refused (the toolchain,
 # tree or series differs) or rebuilt and different, 2 trouble.
@@ -88,6 +91,26 @@ build_env() {
 		}'
 }
 
+# comp_dir VMLINUX: the build directory its debug information names (the
+# first unit's DW_AT_comp_dir), or nothing
+comp_dir() {
+	LC_ALL=C readelf --debug-dump=info "$1" 2>/dev/null |
+		awk '/DW_AT_comp_dir/ { print $NF; exit }' || :
+}
+
+# prefix_maps ORIGDIR NEWDIR SRCDIR: the -fdebug-prefix-map options that
+# give the rebuild's paths the original's
+prefix_maps() {
+	local was src
+
+	was=$(comp_dir "$1/vmlinux")
+	[ -n "$was" ] || return 0
+	printf ' -fdebug-prefix-map=%s=%s' "$2" "$was"
+	# the tree the original was built from, if it was elsewhere
+	src=$(readlink "$1/source" 2>/dev/null) || src=""
+	[ -z "$src" ] || [ "$src" = "$3" ] || printf ' -fdebug-prefix-map=%s=%s' "$3" "$src"
+}
+
 # sections FILE: "NAME SHA256" of each section of the ELF FILE with bytes
 # in the file, from readelf's offsets (any architecture)
 sections() {
@@ -123,7 +146,7 @@ sort_to() {
 }
 
 main() {
-	local opt outdir="" dry=0 report build key compiler suffix target dir srcdir tree want_series env
+	local opt outdir="" dry=0 report build key compiler suffix target dir srcdir tree want_series env maps
 
 	while getopts hno: opt; do
 		case "$opt" in
@@ -189,20 +212,25 @@ main() {
 
 	out="${outdir:-$build/reproduce}"
 	if [ "$dry" = 1 ]; then
+		maps=$(prefix_maps "$build/$dir" "$(abspath "$out")/$dir" "$srcdir")
 		printf '%s\n' "$env" "KSRC=$srcdir"
+		[ -z "$maps" ] || printf '%s\n' "KCFLAGS=${maps# }" "KAFLAGS=${maps# }"
 		echo "scripts/kernel-build.sh -o $out -t $target -c $compiler"
 		exit 0
 	fi
 	mkdir -p "$out" || die "cannot create '$out'"
 	out=$(cd "$out" && pwd)
 	[ "$out" != "$build" ] || die "the rebuild needs a directory other than the report's '$build'"
+	maps=$(prefix_maps "$build/$dir" "$out/$dir" "$srcdir")
 	# shellcheck disable=SC2046 # one assignment a line, no spaces but the timestamp's
 	(
 		IFS='
 '
 		export $(printf '%s\n' "$env")
 		KSRC="$srcdir"
-		export KSRC
+		KCFLAGS="${KCFLAGS:+$KCFLAGS }${maps# }"
+		KAFLAGS="${KAFLAGS:+$KAFLAGS }${maps# }"
+		export KSRC KCFLAGS KAFLAGS
 		step REBUILD "$cellkey in $out ($(printf '%s' "$env" | tr '\n' ' '))"
 		"$TOPDIR/scripts/kernel-build.sh" -o "$out" -t "$target" -c "$compiler" >/dev/null
 	) || { echo "$PROG: rebuilding $cellkey failed; see '$out/${dir}/build.log'" >&2; exit 1; }

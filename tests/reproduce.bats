@@ -36,6 +36,29 @@ EOF2
 )"
 }
 
+@test "reproduce: the debug information's paths are mapped to the original build's and tree's" {
+	need_tool gcc
+	"$TOP/scripts/history.sh" record "$R" 2>/dev/null
+	# a stand-in vmlinux: an object whose DW_AT_comp_dir is the cell's directory
+	mkdir -p "$T/build/kernel/x86_64-gcc" "$T/oldtree"
+	echo 'int x;' >"$T/x.c"
+	(cd "$T/build/kernel/x86_64-gcc" && gcc -g -c "$T/x.c" -o vmlinux)
+	ln -s "$T/oldtree" "$T/build/kernel/x86_64-gcc/source"
+	run -0 "$TOP/scripts/reproduce.sh" -n -o "$T/again" "$R" x86_64/gcc
+	maps="-fdebug-prefix-map=$T/again/kernel/x86_64-gcc=$T/build/kernel/x86_64-gcc -fdebug-prefix-map=$T/tree=$T/oldtree"
+	assert_output "$(cat <<EOF2
+KBUILD_BUILD_USER=builder
+KBUILD_BUILD_HOST=ci-7
+KBUILD_BUILD_VERSION=3
+KBUILD_BUILD_TIMESTAMP=Sun Dec  6 05:13:51 UTC 2026
+KSRC=$T/tree
+KCFLAGS=$maps
+KAFLAGS=$maps
+scripts/kernel-build.sh -o $T/again -t x86_64 -c gcc
+EOF2
+)"
+}
+
 @test "reproduce: a compiler binary other than the pinned one is refused with one line" {
 	"$TOP/scripts/history.sh" record "$R" 2>/dev/null
 	jq '.cells["x86_64/gcc"].cc.sha256 = "0123456789abcdef" + .cells["x86_64/gcc"].cc.sha256[16:]
