@@ -5,7 +5,8 @@
 # what they say over time (Documentation/history.md).
 #
 # 'record' reads a run's own report (a parity report.json, a make diagnose
-# diagnose.json, a compiler-bisect answer) and writes the
+# diagnose.json, a series-survey build's PHASE.status and PHASE.diag, a
+# compiler-bisect answer) and writes the
 # run, its cells and every result of each cell in one transaction;
 # beside the report it writes toolchain.json (each cell's compiler and
 # linker pinned by Debian package version and checksum), since.json
@@ -53,7 +54,7 @@ Keep every run's results in DB and say what changed between runs.
   runs           the runs recorded, one a line
   -d DB          the database (default: \$KPARITY_HISTORY_DB, else
                  \${XDG_DATA_HOME:-~/.local/share}/kparity/results.db)
-  -k KIND        the kind of run (parity, diagnose, bisect; default:
+  -k KIND        the kind of run (parity, diagnose, survey, bisect; default:
                  from the report)
   -n RUNS        how many runs of the kind to look back over (default 50)
 Environment: KPARITY_HISTORY_TIMEOUT how long, in milliseconds, to wait
@@ -215,6 +216,25 @@ toolchain_json() {
 				  cc: tool($p; "cc"), ld: tool($p; "ld")}}] | add // {})}' "$1"
 }
 
+# survey_json STATUS: one build of series-survey.sh as JSON for record.jq:
+# its PHASE.status, the PHASE.diag beside it, and the compiler its
+# .config names
+survey_json() {
+	local dir name phase
+
+	dir=$(dirname "$1")
+	name=$(basename "$dir")
+	phase=$(basename "$1" .status)
+	jq -R -s --rawfile status "$1" --arg name "$name" --arg phase "$phase" \
+		--arg version "$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$dir/.config" 2>/dev/null)" '
+		($status | split(" ") | map(select(. != "")) | [range(0; length; 2) as $i | {(.[$i]): .[$i + 1]}] | add) as $s
+		| {kind: "survey", name: $name, phase: $phase, exit: ($s.exit | tonumber? // null),
+		   seconds: ($s.seconds | tonumber? // null),
+		   compiler_version: (if $version == "" then null else $version end),
+		   diag: [split("\n")[] | select(. != "")]}' "$dir/$phase.diag" 2>/dev/null ||
+		jq -n --arg name "$name" --arg phase "$phase" '{kind: "survey", name: $name, phase: $phase, diag: []}'
+}
+
 # transaction V CTX: the SQL that migrates $db from schema V and records
 # the report; it fails, changing nothing, if the schema is no longer V
 transaction() {
@@ -229,7 +249,7 @@ transaction() {
 		cat "$f"
 	done
 	printf 'PRAGMA user_version = %s;\n' "$latest"
-	jq -r --slurpfile ctx "$2" -f "$HDIR/record.jq" "$report"
+	jq -r --slurpfile ctx "$2" -f "$HDIR/record.jq" "$input"
 	printf 'CREATE TEMP TABLE recorded AS SELECT max(id) AS run FROM run;\nCOMMIT;\n'
 	printf 'SELECT run FROM temp.recorded;\n'
 }
@@ -265,7 +285,7 @@ since_json() {
 }
 
 cmd_record() {
-	local opt kind="" build v try=1 run out dry=0
+	local opt kind="" build v try=1 run out dry=0 input
 
 	OPTIND=1
 	while getopts hk:n opt; do
@@ -287,11 +307,19 @@ cmd_record() {
 		kind=$(jq -r 'if .version == 1 and (.matrix | type) == "array" then "parity"
 			elif .version == 1 and .kind == "bisect" then "bisect"
 			elif .schema == 1 and (.findings | type) == "array" then "diagnose" else "" end' "$report" 2>/dev/null) || kind=""
+		case "$kind:$report" in
+		:*.status) grep -q '^exit [0-9-]* seconds ' "$report" && kind=survey ;;
+		esac
 		[ -n "$kind" ] || die "'$report' is not a report history knows (a parity report.json, a diagnose.json)"
 	fi
+	input="$report"
+	if [ "$kind" = survey ]; then
+		input="$tmp/survey.json"
+		survey_json "$report" >"$input" || die "cannot read '$report'"
+	fi
 	case "$kind" in
-	parity | bisect | diagnose) ;;
-	*) die "unknown kind '$kind' (known: parity, bisect, diagnose)" ;;
+	parity | bisect | diagnose | survey) ;;
+	*) die "unknown kind '$kind' (known: parity, bisect, diagnose, survey)" ;;
 	esac
 	build=$(dirname "$out")
 

@@ -405,3 +405,23 @@ EOF2
 	run -0 sqlite3 "$KPARITY_HISTORY_DB" 'SELECT kind, tree FROM run;'
 	assert_output "$(printf '%s\n' 'diagnose|linux-6.1.192' 'diagnose|linux-6.1.192')"
 }
+
+@test "history: a series-survey build is recorded from its PHASE.status and PHASE.diag" {
+	d=$T/survey/x86_64_defconfig-clang-19
+	mkdir -p "$d"
+	printf 'CONFIG_CC_VERSION_TEXT="Debian clang version 19.1.7 (3~deb12u1)"\n' >"$d/.config"
+	printf 'exit 0 seconds 900 warnings 1 errors 0\n' >"$d/after.status"
+	printf 'warning\t-Wshadow\tkernel/fork.c\t10\tdeclaration shadows a local variable\n' >"$d/after.diag"
+	"$H" record "$d/after.status" 2>/dev/null
+	printf 'exit 2 seconds 950 warnings 1 errors 1\n' >"$d/after.status"
+	printf 'error\t-Wunused-command-line-argument\t(driver)\t0\targument unused during compilation\n' >"$d/after.diag"
+	"$H" record "$d/after.status" 2>/dev/null
+	run -0 "$H" show -k survey --all
+	assert_output "$(cat <<'EOF2'
+x86_64_defconfig-clang-19 after (x86_64_defconfig-clang-19, 19.1.7): run 2, 2 runs recorded, previous 1
+  new      build: fail, was pass; first in run 2, after run 1: nothing recorded changed
+  new      diagnostic error | -Wunused-command-line-argument | (driver) | 0 | argument unused during compilation: error; first in run 2, after run 1: nothing recorded changed
+  gone     diagnostic warning | -Wshadow | kernel/fork.c | 10 | declaration shadows a local variable: was warning; first in run 2, after run 1: nothing recorded changed
+EOF2
+)"
+}

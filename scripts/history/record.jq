@@ -72,6 +72,17 @@ def diagnose:
 	((.unparsable // [])[] | result("unit"; .unit; "unparsable"; null; .error)),
 	((.crashes // [])[] | result("unit"; .unit; "crashed"; null; .message));
 
+# one build of series-survey.sh (history.sh turns its PHASE.status and
+# PHASE.diag into {name, phase, exit, seconds, compiler_version, diag}):
+# the build, and each distinct diagnostic by its line
+def survey:
+	cell({name: "\(.name) \(.phase)", build: .name, target: (.name | sub("-(gcc|clang).*$"; "")),
+		compiler: (.name | capture("-(?<c>(gcc|clang).*)$").c // null),
+		compiler_version: .compiler_version}; {}),
+	result("build"; ""; (if .exit == 0 then "pass" else "fail" end); .seconds;
+		(if .exit == 0 or .exit == null then null else "make exited \(.exit)" end)),
+	(.diag[] | split("\t") | result("diagnostic"; join(" | "); .[0]; null; null));
+
 $ctx[0] as $ctx
 | "INSERT INTO run (kind, recorded, report, report_sha256, tree, tree_package, series, kparity, verdict) VALUES "
 	+ values($ctx.kind, $ctx.recorded, $ctx.report, $ctx.report_sha256,
@@ -80,4 +91,5 @@ $ctx[0] as $ctx
   (if $ctx.kind == "parity" then parity($ctx)
    elif $ctx.kind == "bisect" then bisect
    elif $ctx.kind == "diagnose" then diagnose
+   elif $ctx.kind == "survey" then survey
    else empty end)
