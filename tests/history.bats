@@ -79,11 +79,11 @@ EOF
 	run -0 "$H" show -r 2 x86_64/clang
 	assert_output "$(cat <<'EOF'
 x86_64/clang (x86_64/clang, 19.1.7): run 2, 2 runs recorded, previous 1
-  always   boot: fail, always (2 runs)
-  always   kabi struct bits: incompatible, always (2 runs)
-  always   kabi struct grows: incompatible, always (2 runs)
-  always   kabi vs gcc: fail, always (2 runs)
-  always   test a.three: fail, always (2 runs)
+  always   boot: fail, always since 2 runs (every run recorded)
+  always   kabi struct bits: incompatible, always since 2 runs (every run recorded)
+  always   kabi struct grows: incompatible, always since 2 runs (every run recorded)
+  always   kabi vs gcc: fail, always since 2 runs (every run recorded)
+  always   test a.three: fail, always since 2 runs (every run recorded)
   new      test a.two: fail, was pass; first in run 2, after run 1: compiler_version 14.0.6 -> 19.1.7, cc_package_version 1:14.0.6-12 -> -
   new      warning -Wfoo: present; first in run 2, after run 1: compiler_version 14.0.6 -> 19.1.7, cc_package_version 1:14.0.6-12 -> -
   2 more unchanged and passing (--all lists them)
@@ -98,12 +98,12 @@ EOF
 	run -0 "$H" show x86_64/clang
 	assert_output "$(cat <<'EOF'
 x86_64/clang (x86_64/clang, 14.0.6): run 4, 4 runs recorded, previous 3
-  always   boot: fail, always (4 runs)
-  always   kabi struct bits: incompatible, always (4 runs)
-  always   kabi struct grows: incompatible, always (4 runs)
-  always   kabi vs gcc: fail, always (4 runs)
-  always   test a.three: fail, always (4 runs)
-  flaky    test a.two: pass now, bad in 1 of 4 runs; first in run 3, after run 2: compiler_version 19.1.7 -> 14.0.6, cc_package_version - -> 1:14.0.6-12
+  always   boot: fail, always since 4 runs (every run recorded)
+  always   kabi struct bits: incompatible, always since 4 runs (every run recorded)
+  always   kabi struct grows: incompatible, always since 4 runs (every run recorded)
+  always   kabi vs gcc: fail, always since 4 runs (every run recorded)
+  always   test a.three: fail, always since 4 runs (every run recorded)
+  flaky    test a.two: pass now, flaky (1 of 4 runs bad); first in run 3, after run 2: compiler_version 19.1.7 -> 14.0.6, cc_package_version - -> 1:14.0.6-12
   2 more unchanged and passing (--all lists them)
 EOF
 )"
@@ -114,11 +114,11 @@ EOF
 	run -0 "$H" show --all x86_64/gcc
 	assert_output "$(cat <<'EOF'
 x86_64/gcc (x86_64/gcc, 12.2.0-14+deb12u1): run 4, 4 runs recorded, previous 3
-  always   boot: fail, always (4 runs)
-  always   build: pass, always (4 runs)
-  always   test a.one: pass, always (4 runs)
-  always   test a.three: fail, always (4 runs)
-  always   test a.two: pass, always (4 runs)
+  always   boot: fail, always since 4 runs (every run recorded)
+  always   build: pass, always since 4 runs (every run recorded)
+  always   test a.one: pass, always since 4 runs (every run recorded)
+  always   test a.three: fail, always since 4 runs (every run recorded)
+  always   test a.two: pass, always since 4 runs (every run recorded)
 EOF
 )"
 }
@@ -397,7 +397,7 @@ diagnose() {
 	run -0 "$H" show -k diagnose
 	assert_output "$(cat <<'EOF2'
 x86_64-gcc W=1 (x86_64-gcc, 22.1.8): run 2, 2 runs recorded, previous 1
-  always   finding warning|-Wshadow|kernel/fork.c:10:3|x: clang, always (2 runs)
+  always   finding warning|-Wshadow|kernel/fork.c:10:3|x: clang, always since 2 runs (every run recorded)
   new      finding warning|-Wunterminated-string-initialization|fs/proc/task_mmu.c:652:3|y: clang; first in run 2, after run 1: compiler_version 19.1.7 -> 22.1.8
 EOF2
 )"

@@ -23,10 +23,10 @@ def change_text: if .changed == null then ""
 def item_text:
 	if .class == "new" then "new      \(what): \(.state)" + (if .was != null and .was != "absent" then ", was \(.was)" else "" end)
 	elif .class == "gone" then "gone     \(what): was \(.was)"
-	elif .class == "flaky" then "flaky    \(what): \(.state) now, bad in \(.bad) of \(.n) runs"
+	elif .class == "flaky" then "flaky    \(what): \(.state) now, flaky (\(.bad) of \(.n) runs bad)"
 	elif .class == "first" then "first    \(what): \(.state)"
-	elif .streak == .n then "always   \(what): \(.state), always (\(.n) runs)"
-	else "always   \(what): \(.state), since \(.streak) runs" end
+	else "always   \(what): \(.state), always since \(.streak) runs"
+		+ (if .streak == .n then " (every run recorded)" else "" end) end
 	+ change_text;
 def interesting: .class == "new" or .class == "gone" or .class == "flaky"
 	or (.state | . != "pass" and . != "skip" and . != "absent");
