@@ -25,13 +25,6 @@ setup() {
 	assert_output 2
 }
 
-@test "compiler-bisect: a regular expression turns the outcome into match or no match" {
-	need_tool clang-19
-	need_tool clang-22
-	run -1 --separate-stderr "$B" -o "$T/b" -c clang-19,clang-22 -t x86_64 'probe:global-register-var:unsuitable'
-	assert_output "compiler-bisect: probe:global-register-var:unsuitable on x86_64: clang-19 and clang-22 agree (match); no change found"
-}
-
 # a GCC cell of one unit: init/main.o's command, a .config, the tree
 fake_cell() {
 	mkdir -p "$T/tree/init" "$T/tree/scripts" "$T/cell/init"
