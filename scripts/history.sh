@@ -146,7 +146,7 @@ cell_pins() {
 					warn "'$cc_bin --version' says '$now', the report '$version': $t/$c not pinned"
 				fi
 				printf '%s/%s\t%s\t%s\t%s\n' "$t" "$c" "$(sha "$1/$dir/.config")" "$cc" "$ld"
-			)
+			) || warn "cannot tell $t/$c's toolchain: not pinned"
 		done
 }
 
