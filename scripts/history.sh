@@ -349,7 +349,8 @@ cmd_record() {
 		fi
 		die "not recorded in '$db': $(sqlite_error "$tmp/err")"
 	done
-	if [ "$kind" = parity ] && classify "$run" "$kind" 2 >"$tmp/since.json"; then
+	# the previous run of each cell, however many runs of other cells came between
+	if [ "$kind" = parity ] && classify "$run" "$kind" 50 >"$tmp/since.json"; then
 		since_json "$tmp/since.json" | write_atomic "$out/since.json" ||
 			warn "cannot write '$out/since.json'"
 	fi

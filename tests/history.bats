@@ -425,3 +425,29 @@ x86_64_defconfig-clang-19 after (x86_64_defconfig-clang-19, 19.1.7): run 2, 2 ru
 EOF2
 )"
 }
+
+@test "history: a transaction made for an older schema fails whole once another recorder migrated" {
+	mkdir -p "$T/db"
+	sqlite3 "$KPARITY_HISTORY_DB" <"$TOP/scripts/history/schema/001-runs.sql"
+	sqlite3 "$KPARITY_HISTORY_DB" 'PRAGMA user_version = 1;'
+	report r1 .
+	report r2 .
+	# what a recorder that read schema 1 runs, had another migrated meanwhile
+	"$H" record -n "$T/r1/report/report.json" >"$T/tx1.sql" 2>/dev/null
+	"$H" record "$T/r2/report/report.json" 2>/dev/null
+	run -1 sqlite3 "$KPARITY_HISTORY_DB" <"$T/tx1.sql"
+	assert_output "Runtime error near line 6: CHECK constraint failed: v = 1 (19)"
+	run -0 sqlite3 "$KPARITY_HISTORY_DB" 'PRAGMA user_version; SELECT report FROM run;'
+	assert_output "$(printf '%s\n' 2 "$T/r2/report/report.json")"
+}
+
+@test "history: since.json compares a cell with its own previous run, across runs of other targets" {
+	report r1 '.matrix[0].cells[0].tests.results[0].status = "fail"'
+	report r2 '.targets = ["arm64-virt"] | .matrix[0].name = "arm64-virt" | .matrix[0].cells[].target = "arm64-virt"'
+	report r3 .
+	for r in r1 r2 r3; do
+		"$H" record "$T/$r/report/report.json" 2>/dev/null
+	done
+	run -0 jq -c '.cells["x86_64/gcc"]' "$T/r3/report/since.json"
+	assert_output '{"previous":1,"new":[{"kind":"test","key":"a.one","state":"pass","was":"fail"}],"gone":[]}'
+}
