@@ -34,7 +34,7 @@ def interesting: .class == "new" or .class == "gone" or .class == "flaky"
 .run as $run
 | if (.cells | length) == 0 then "no cell recorded in run \($run)" else
   .cells[]
-  | "\(.cell) (\(.build // .cell), \(.compiler_version // "-" | short)): run \($run), \(.runs | length) runs recorded"
+  | "\(.cell) (\(.build // .cell), \(.compiler_version | if (. // "") == "" then "-" else short end)): run \($run), \(.runs | length) runs recorded"
 	+ (if .previous != null then ", previous \(.previous)" else "" end),
     (.items[] | select($all == 1 or interesting) | "  " + item_text),
     ([.items[] | select(interesting | not)] | length) as $quiet
