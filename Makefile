@@ -197,6 +197,25 @@ diagnose: deps-parity
 diagnose-diff:
 	$(Q)scripts/diagnose-diff.sh '$(A)' '$(B)'
 
+# ---- results over time (Documentation/history.md) -----------------------
+# JSON=1       make history's answer as JSON
+# CELL=T/C     history: only this cell (x86_64/clang); reproduce: the cell
+# RUN=N        history: that run instead of the last
+# PREDICATE=   compiler-bisect: probe:CASE[:RE], unit:FILE[:TEXT], build,
+#              boot, test:NAME, warning:FLAG or kabi:TYPE
+# TARGET=, COMPILERS=clang|gcc|NAME,..., KCELL=DIR, W=0|1, FLAGS=  compiler-bisect
+# REPORT=FILE  reproduce: the report (default $(O)/report/report.json)
+# KPARITY_HISTORY_DB  the database (default ~/.local/share/kparity/results.db)
+.PHONY: history compiler-bisect reproduce
+history:
+	$(Q)scripts/history.sh show $(if $(filter 1,$(JSON)),--json) $(if $(RUN),-r '$(RUN)') $(CELL)
+
+compiler-bisect:
+	$(Q)scripts/compiler-bisect.sh -o '$(O)' $(if $(COMPILERS),-c '$(COMPILERS)') $(if $(TARGET),-t '$(TARGET)') $(if $(KCELL),-k '$(KCELL)') $(if $(W),-W '$(W)') $(if $(FLAGS),-x '$(FLAGS)') '$(PREDICATE)'
+
+reproduce:
+	$(Q)scripts/reproduce.sh -o '$(O)/reproduce' '$(or $(REPORT),$(O)/report/report.json)' '$(CELL)'
+
 # kabi against pahole, codiff and abidiff on a distro vmlinux pair and the
 # tiny kernel's pair (Documentation/bench.md); never part of 'check'.
 .PHONY: bench
@@ -236,6 +255,9 @@ series-refresh|rewrite the patches in normalised form
 series-survey|the long defconfig builds behind Documentation/series.md
 diagnose|replay a GCC kernel build through clang -fsyntax-only (CELL= BUILD_DIR= W= LLVM=-N)
 diagnose-diff|new, gone and unchanged findings of two replays (A= B=)
+history|per cell and result of the last run: new, gone, always since N runs, flaky (JSON=1 CELL= RUN=)
+compiler-bisect|the first installed compiler version that changes a result (PREDICATE= TARGET= COMPILERS=)
+reproduce|the exact rebuild of a report cell, its vmlinux compared byte for byte (CELL= REPORT=)
 install|install kabi, the overlay, the series and the scripts under $$(DESTDIR)$$(PREFIX)
 clean|remove tool builds (kernel builds under $$(O)/kernel stay)
 deps-build|install what building kabi needs
@@ -256,6 +278,9 @@ series-survey|PHASE=before|after COMPILERS=
 module|KDIR= M= COMPILER=kernel|gcc|clang|clang-N VMLINUX= BTF=
 parity, series-bisect, series-survey|DIST=distcc|icecc (build on a farm)
 bench, bench-probes, bench-diagnose|RUNS=N
+history|JSON=1 CELL=TARGET/COMPILER RUN=N
+compiler-bisect|PREDICATE= TARGET= COMPILERS= KCELL=DIR W=0|1 FLAGS=
+reproduce|CELL=TARGET/COMPILER REPORT=FILE
 endef
 export HELP_TARGETS HELP_SETTINGS
 

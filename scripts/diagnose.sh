@@ -328,6 +328,7 @@ diagnose_one() {
 	start=$(date +%s)
 	triage "$out" "$bdir"
 	"$TOPDIR/scripts/diagnose-report.sh" "$out/diagnose.json" "$out" || exit 2
+	"$TOPDIR/scripts/history.sh" record "$out/diagnose.json" || :
 	step TRIAGE "$(fmt_time $(($(date +%s) - start)))"
 	jq -r --arg report "$out/diagnose.html" -L "$LIB" -f "$LIB/diagnose-line.jq" "$out/diagnose.json"
 }

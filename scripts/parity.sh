@@ -411,6 +411,7 @@ main() {
 	# Ctrl-C from now on no longer stops.
 	trap '' INT TERM
 	assemble
+	"$TOPDIR/scripts/history.sh" record "$report/report.json" || :
 	"$TOPDIR/scripts/report.sh" "$report/report.json" "$report" || exit 2
 	n=$(jq '.failures | length' "$report/report.json")
 	if [ "$n" -eq 0 ]; then

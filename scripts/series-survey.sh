@@ -185,6 +185,7 @@ survey_one() {
 		status=$?
 	summarise "$srcdir" "$objdir" "$phase" "$status" "$(($(date +%s) - start))"
 	step DONE "$name ($phase): $(cat "$objdir/$phase.status")"
+	"$TOPDIR/scripts/history.sh" record "$objdir/$phase.status" || :
 	return "$status"
 }
 

@@ -8,13 +8,15 @@ include "report";
 include "report-matrix";
 include "report-tests";
 include "report-layout";
+include "report-history";
 
 def cls: if . == "pass" then "pass" elif . == "fail" then "fail" else "skip" end;
-def cellbox($t): "<td class=\"\(if .build.status == "pass" and .boot.status == "pass" then "pass" else "fail" end)\">"
+def cellbox($r; $t): "<td class=\"\(if .build.status == "pass" and .boot.status == "pass" then "pass" else "fail" end)\">"
 	+ "<div><b>build</b> \(build_text | @html)</div>"
 	+ (if .build.farm != null then "<div><b>farm</b> \(farm_text | @html)</div>" else "" end)
 	+ "<div><b>boot</b> \(boot_text | @html)</div>"
 	+ "<div><b>warnings</b> \(.warnings.warnings) / <b>errors</b> \(.warnings.errors)\(.warnings | by_tool_text | @html)</div>"
+	+ (if $r | has_since then "<div><b>since last run</b> \(since_text($r) | @html)</div>" else "" end)
 	+ "<div class=\"repro\">build: <code>\(.build.reproduce | @html)</code></div>"
 	+ (if .boot.reproduce != null then "<div class=\"repro\">boot: <code>\(.boot.reproduce | @html)</code></div>" else "" end)
 	+ "</td>";
@@ -44,7 +46,7 @@ layout_css,
 	+ ([.compilers[] | "<th>\(@html)</th>"] | join("")) + "<th>kabi (gcc vs clang)</th></tr>",
 	(.matrix[] | . as $t |
 		"<tr><th>\(.name | @html)</th>"
-		+ ([.cells[] | cellbox($t)] | join(""))
+		+ ([.cells[] | cellbox($r; $t)] | join(""))
 		+ "<td class=\"\(if .kabi == null then "skip" else (.kabi.status | cls) end)\"><div>\(.kabi | kabi_text | @html)</div>"
 		+ (if .kabi != null then "<div class=\"repro\">kabi: <code>\(.kabi.reproduce | @html)</code></div>" else "" end)
 		+ "</td></tr>"),

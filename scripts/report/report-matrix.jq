@@ -7,6 +7,7 @@
 # report-html.jq: include "report-matrix"; with -L scripts/report.
 
 include "report";
+include "report-history";
 
 def is_matrix: (.compilers | length) > 2;
 # kabi_pairs(REPORT; TARGET): the target's comparisons, each with "old"
@@ -44,15 +45,15 @@ def aliases_text: (.aliases // {}) | to_entries
 	else "Built once: " + (map("\(.key) is \(.value)") | join(", "))
 	+ " here (the same compiler and linker)." end;
 
-def matrix_md: . as $r | has_farm as $farm | if is_matrix then
+def matrix_md: . as $r | has_farm as $farm | has_since as $since | if is_matrix then
 	"## Compiler matrix (reference: \(.reference))",
 	"",
-	"| target | compiler | version | build | \(if $farm then "farm | " else "" end)boot | KUnit | \(tools | map("\(.) warnings") | join(" | ")) | kabi vs \(.reference) |",
-	"|" + ([range(0; 7 + (tools | length) + (if $farm then 1 else 0 end))] | map("---|") | join("")),
+	"| target | compiler | version | build | \(if $farm then "farm | " else "" end)boot | KUnit | \(tools | map("\(.) warnings") | join(" | ")) | kabi vs \(.reference) |\(if $since then " since last run |" else "" end)",
+	"|" + ([range(0; 7 + (tools | length) + (if $farm then 1 else 0 end) + (if $since then 1 else 0 end))] | map("---|") | join("")),
 	(.matrix[] | . as $t | .cells[] | . as $c |
 		"| \($t.name) | \(compiler_label) | \(short_version) | \(build_text) | \(if $farm then "\(farm_text) | " else "" end)\(boot_text) | \(kunit_text) | "
 		+ (tools | map(. as $k | $c | tool_count($k)) | join(" | "))
-		+ " | \(ref_text($r; $t)) |"),
+		+ " | \(ref_text($r; $t)) |" + (if $since then " \(since_text($r)) |" else "" end)),
 	"",
 	(aliases_text | (., "")),
 	(if ([.matrix[].kabi_versions // [] | .[]] | length) > 0 then
@@ -71,12 +72,13 @@ def matrix_md: . as $r | has_farm as $farm | if is_matrix then
 	 else ("Findings: none.", "") end)
 	else empty end;
 
-def matrix_html: . as $r | has_farm as $farm | if is_matrix then
+def matrix_html: . as $r | has_farm as $farm | has_since as $since | if is_matrix then
 	"<h2>Compiler matrix (reference: \(.reference | @html))</h2>",
 	"<table class=\"compilers\"><tr>"
 	+ (["target", "compiler", "version", "build", (if $farm then "farm" else empty end), "boot", "KUnit"]
 		| map("<th rowspan=\"2\">\(.)</th>") | join(""))
-	+ "<th colspan=\"\(tools | length)\">warnings</th><th rowspan=\"2\">kabi vs \(.reference | @html)</th></tr>"
+	+ "<th colspan=\"\(tools | length)\">warnings</th><th rowspan=\"2\">kabi vs \(.reference | @html)</th>"
+	+ (if $since then "<th rowspan=\"2\">since last run</th>" else "" end) + "</tr>"
 	+ "<tr>" + (tools | map("<th>\(.)</th>") | join("")) + "</tr>",
 	(.matrix[] | . as $t | .cells[] | . as $c |
 		"<tr><th>\($t.name | @html)</th><td>\(compiler_label | @html)</td><td title=\"\(.compiler_version | @html)\">\(short_version | @html)</td>"
@@ -85,7 +87,8 @@ def matrix_html: . as $r | has_farm as $farm | if is_matrix then
 		+ "<td class=\"\(.boot.status | if . == "pass" then "pass" elif . == "fail" then "fail" else "skip" end)\">\(boot_text | @html)</td>"
 		+ "<td>\(kunit_text | @html)</td>"
 		+ (tools | map(. as $k | "<td>\($c | tool_count($k) | @html)</td>") | join(""))
-		+ "<td>\(ref_text($r; $t) | @html)</td></tr>"),
+		+ "<td>\(ref_text($r; $t) | @html)</td>"
+		+ (if $since then "<td>\(since_text($r) | @html)</td>" else "" end) + "</tr>"),
 	"</table>",
 	(aliases_text | "<p>\(@html)</p>"),
 	(if ([.matrix[].kabi_versions // [] | .[]] | length) > 0 then
