@@ -5,22 +5,23 @@
 # kselftests differ between the reference compiler's cell and another
 # compiler's, boot each of the two kernels with the other compiler's
 # kselftest disk. With the two cells' own boots that is a 2x2 of kernel
-# compiler by test compiler, and scripts/kernel-swap.jq says for each test
-# that differs which side carries the difference.
+# compiler by test compiler, and scripts/kernel-swap/kernel-swap.jq says
+# for each test that differs which side carries the difference.
 #
 # CELLS is the directory of parity.sh's cell files, CELLS/TARGET-COMPILER.json
 # (their tests, and whether they booted); the kernels, disks and initramfs
-# are those the parity run made in BUILDDIR (kernel/, kselftest/ by
-# kselftest.sh, initramfs/ by initramfs.sh). Each kernel boots with its own
-# cell's initramfs and the other cell's disk, its console in
-# BUILDDIR/swap/TARGET/KERNEL-kernel.TESTS-tests/ (kernel-boot.sh -l), so
-# that the cell's own console stays. Only the tests that differ (or are
+# are those the parity run made in BUILDDIR (the cells' kernel, kselftest
+# and initramfs directories, scripts/lib/target.sh: cell_dir). Each kernel
+# boots with its own cell's initramfs and the other cell's disk, its
+# console in SWAP/TESTS-tests/, SWAP being the kernel's cell_dir swap
+# (kernel-boot.sh -l), so that the cell's own console stays. Only the tests that differ (or are
 # known differences, scripts/targets/test-differences.list) and are
 # kselftests call for a swap: KUnit's run inside the kernel, with no disk
 # to swap. Where none differs, nothing boots.
 #
 # Prints {"pairs": [PAIR...]}, one PAIR per compiler whose kselftests
-# differ from the reference's (Documentation/parity.md, "SWAP").
+# differ from the reference's (Documentation/parity.md, "SWAP"), or with
+# -O writes it to FILE (whole, or not at all).
 #
 # Exit: 0 ok (whatever the swapped boots found), 2 trouble (usage, a
 # missing cell file, tools).
@@ -39,7 +40,7 @@ LIST="${KPARITY_KSELFTEST_LIST:-$TOPDIR/scripts/targets/kselftest.list}"
 
 usage() {
 	cat <<USAGE
-usage: $PROG -o BUILDDIR -t TARGET -r REFERENCE -c COMPILERS [-T SECONDS] CELLS
+usage: $PROG -o BUILDDIR -t TARGET -r REFERENCE -c COMPILERS [-T SECONDS] [-O FILE] CELLS
 Boot each kernel of TARGET with the other compiler's kselftest disk, for
 every compiler of COMPILERS whose kselftests differ from REFERENCE's in
 the cell files of CELLS; print the 2x2 of each differing test as JSON.
@@ -47,10 +48,17 @@ the cell files of CELLS; print the 2x2 of each differing test as JSON.
   -r REFERENCE  the compiler every other one is compared with
   -c COMPILERS  the compilers of the run, separated by spaces
   -T SECONDS    time limit for each boot (default: 120)
+  -O FILE       write the JSON to FILE, not to the standard output
 USAGE
 }
 
-# suffix COMPILER: the build directory suffix of COMPILER's cell
+# cell COMPILER [PART]: the directory of PART of COMPILER's cell of TARGET
+cell() {
+	compiler_select "$1"
+	cell_dir "$builddir" "${2:-kernel}"
+}
+
+# suffix COMPILER: the name of COMPILER's build (clang-19 for LLVM=-19)
 suffix() {
 	compiler_select "$1"
 	printf '%s\n' "$cc_suffix"
@@ -58,7 +66,7 @@ suffix() {
 
 # collections: the kselftest collections TARGET's disks hold, one a line
 collections() {
-	awk -v target="$target" -v file="$LIST" -f "$TOPDIR/scripts/lib/kselftest-list.awk" "$LIST" |
+	awk -v target="$target" -v file="$LIST" -f "$TOPDIR/scripts/kselftest/kselftest-list.awk" "$LIST" |
 		awk '!seen[$1]++ { print $1 }'
 }
 
@@ -67,7 +75,7 @@ collections() {
 differing() {
 	jq -n --arg target "$target" --slurpfile a "$1" --slurpfile b "$2" \
 		'{name: $target, cells: [$a[0], $b[0]]}' >"$work/pair.json" &&
-		jq --rawfile known "$DIFFERENCES" -f "$TOPDIR/scripts/lib/parity-tests-target.jq" \
+		jq --rawfile known "$DIFFERENCES" -f "$TOPDIR/scripts/parity/parity-tests-target.jq" \
 			"$work/pair.json" >"$work/rows.json" &&
 		jq -r --arg colls "$colls" '($colls | split("\n")) as $c
 			| .tests.rows // [] | .[]
@@ -79,19 +87,21 @@ differing() {
 # swap_boot KERNEL TESTS DIR: boot KERNEL's kernel with the disk of TESTS's
 # cell, its console and results in DIR; write DIR/boot.json
 swap_boot() {
-	local k="$1" d="$2" dir="$3" ksfx disk initrd kdir verdict rc=0 hang="" start secs
+	local k="$1" d="$2" dir="$3" disk initrd kdir verdict rc=0 hang="" start secs
 
-	ksfx=$(suffix "$k")
-	kdir="$builddir/kernel/$target-$ksfx"
+	kdir=$(cell "$k")
 	rm -rf "$dir"
 	mkdir -p "$dir" || die "cannot create '$dir'"
 	start=$(date +%s)
-	if ! disk=$("$TOPDIR/scripts/kselftest.sh" -o "$builddir" -t "$target" -c "$d"); then
+	if ! cell_built "$kdir"; then
+		rc=1
+		verdict="fail: no kernel of $target/$(suffix "$k") built"
+	elif ! disk=$("$TOPDIR/scripts/kselftest.sh" -o "$builddir" -t "$target" -c "$d"); then
 		rc=1
 		verdict="fail: no kselftest disk of $target/$(suffix "$d")"
 	elif ! initrd=$("$TOPDIR/scripts/initramfs.sh" -o "$builddir" -t "$target" -c "$k"); then
 		rc=1
-		verdict="fail: no initramfs of $target/$ksfx"
+		verdict="fail: no initramfs of $target/$(suffix "$k")"
 	else
 		set -- -t "$target" -k "$kdir" -i "$initrd" -d "$disk" -l "$dir" -T "$limit"
 		verdict=$("$TOPDIR/scripts/kernel-boot.sh" "$@") || rc=$?
@@ -110,9 +120,9 @@ swap_boot() {
 		echo "# no console log '$dir/boot.log'" >"$dir/tests.lines"
 	fi
 	jq -R -s --arg kinds "kunit kselftest" --arg kselftest "$(printf '%s\n' "$colls" | tr '\n' ' ')" \
-		-f "$TOPDIR/scripts/lib/parity-tests.jq" "$dir/tests.lines" >"$dir/tests.json"
+		-f "$TOPDIR/scripts/parity/parity-tests.jq" "$dir/tests.lines" >"$dir/tests.json"
 	jq -n --arg kernel "$k" --arg tests "$d" --arg verdict "$verdict" --argjson seconds "$secs" \
-		--arg console "swap/${dir##*/swap/}/boot.log" \
+		--arg console "${dir#"$builddir"/}/boot.log" \
 		--arg reproduce "$(cat "$dir/reproduce" 2>/dev/null || :)" \
 		--slurpfile results "$dir/tests.json" \
 		'{kernel: $kernel, tests: $tests, status: (if $verdict == "pass" then "pass" else "fail" end),
@@ -124,31 +134,32 @@ swap_boot() {
 # pair OTHER: the PAIR of the reference and OTHER, when their kselftests
 # differ, into $work/pairs/OTHER.json
 pair() {
-	local o="$1" a="$cells/$target-$ref.json" b="$cells/$target-$1.json" names base
+	local o="$1" a="$cells/$target-$ref.json" b="$cells/$target-$1.json" names rdir odir
 
 	[ -r "$a" ] || die "cannot read '$a'"
 	[ -r "$b" ] || die "cannot read '$b'"
 	names=$(differing "$a" "$b") || die "cannot compare the tests of '$a' and '$b'"
 	[ -n "$names" ] || return 0
-	step SWAP "$target: $(printf '%s\n' "$names" | wc -l) kselftests differ between $ref and $o; each kernel boots the other's"
-	base="$builddir/swap/$target"
-	swap_boot "$ref" "$o" "$base/$(suffix "$ref")-kernel.$(suffix "$o")-tests"
-	swap_boot "$o" "$ref" "$base/$(suffix "$o")-kernel.$(suffix "$ref")-tests"
+	step SWAP "$target $ref vs $o: kselftests that differ: $(printf '%s\n' "$names" | wc -l); each kernel boots the other's disk"
+	rdir="$(cell "$ref" swap)/$(suffix "$o")-tests"
+	odir="$(cell "$o" swap)/$(suffix "$ref")-tests"
+	swap_boot "$ref" "$o" "$rdir"
+	swap_boot "$o" "$ref" "$odir"
 	jq -n --arg ref "$ref" --arg other "$o" --arg names "$names" \
 		--slurpfile refcell "$a" --slurpfile othercell "$b" \
-		--slurpfile refkernel "$base/$(suffix "$ref")-kernel.$(suffix "$o")-tests/boot.json" \
-		--slurpfile otherkernel "$base/$(suffix "$o")-kernel.$(suffix "$ref")-tests/boot.json" \
-		-f "$TOPDIR/scripts/kernel-swap.jq" >"$work/pairs/$o.json"
+		--slurpfile refkernel "$rdir/boot.json" --slurpfile otherkernel "$odir/boot.json" \
+		-f "$TOPDIR/scripts/kernel-swap/kernel-swap.jq" >"$work/pairs/$o.json"
 }
 
 main() {
-	local opt c
+	local opt c out=""
 
 	builddir="" given="" target="" ref="" compilers="" limit=120
-	while getopts c:ho:r:t:T: opt; do
+	while getopts c:ho:O:r:t:T: opt; do
 		case "$opt" in
 		c) compilers="$OPTARG" ;;
 		o) builddir="$OPTARG" ;;
+		O) out="$OPTARG" ;;
 		r) ref="$OPTARG" ;;
 		t) target="$OPTARG" ;;
 		T) limit="$OPTARG" ;;
@@ -167,6 +178,9 @@ main() {
 	[ -d "$builddir" ] || die "no build directory '$builddir'"
 	[ -r "$DIFFERENCES" ] || die "cannot read '$DIFFERENCES'"
 	cells=$(cd "$1" && pwd)
+	if [ -n "$out" ]; then
+		out=$(abspath "$out") || die "cannot write '$out': no such directory"
+	fi
 	given=${builddir%/}
 	builddir=$(cd "$builddir" && pwd)
 	load_target "$target"
@@ -181,9 +195,15 @@ main() {
 	done
 	set -- "$work"/pairs/*.json
 	if [ -e "$1" ]; then
-		jq -s '{pairs: .}' "$@"
+		jq -s '{pairs: .}' "$@" >"$work/out.json"
 	else
-		echo '{"pairs": []}'
+		echo '{"pairs": []}' >"$work/out.json"
+	fi
+	if [ -z "$out" ]; then
+		cat "$work/out.json"
+	else
+		cp "$work/out.json" "$out.tmp" || die "cannot write '$out.tmp'"
+		mv "$out.tmp" "$out" || die "cannot write '$out'"
 	fi
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-only
-# kernel-swap.sh and kernel-swap.jq: the 2x2 of kernel compiler by test
+# kernel-swap.sh and kernel-swap/kernel-swap.jq: the 2x2 of kernel compiler by test
 # compiler. The cells and boots are the results ktap.sh and parity-tests.jq
 # read from the consoles of tests/fixtures/ktap/ (x86_64-gcc.log and
 # x86_64-clang.log, the parity run's x86_64 consoles); the boots that
@@ -21,7 +21,7 @@ results() {
 	mkdir -p "$T/$(dirname "$1")"
 	"$TOP/scripts/ktap.sh" "$TOP/tests/fixtures/$1.log" >"$T/$1.lines"
 	jq -R -s --arg kinds "kunit kselftest" --arg kselftest "size kcmp timers futex breakpoints" \
-		-f "$TOP/scripts/lib/parity-tests.jq" "$T/$1.lines" >"$T/$1.json"
+		-f "$TOP/scripts/parity/parity-tests.jq" "$T/$1.lines" >"$T/$1.json"
 }
 
 # cell COMPILER LOG [BOOT-STATUS]: the cell file $T/cells/x86_64-COMPILER.json
@@ -46,12 +46,12 @@ pair() {
 	jq -n --arg ref gcc --arg other clang --arg names "$1" \
 		--slurpfile refcell "$T/cells/x86_64-gcc.json" --slurpfile othercell "$T/cells/x86_64-clang.json" \
 		--slurpfile refkernel "$T/gcc-clang.json" --slurpfile otherkernel "$T/clang-gcc.json" \
-		-f "$TOP/scripts/kernel-swap.jq"
+		-f "$TOP/scripts/kernel-swap/kernel-swap.jq"
 }
 
 @test "kernel-swap: no cell directory, no options: usage errors" {
 	run -2 --separate-stderr "$K" -o "$T/build" -t x86_64 -r gcc -c "gcc clang"
-	assert_equal "${stderr_lines[0]}" "usage: kernel-swap.sh -o BUILDDIR -t TARGET -r REFERENCE -c COMPILERS [-T SECONDS] CELLS"
+	assert_equal "${stderr_lines[0]}" "usage: kernel-swap.sh -o BUILDDIR -t TARGET -r REFERENCE -c COMPILERS [-T SECONDS] [-O FILE] CELLS"
 	run -2 --separate-stderr "$K" -o "$T/build" -t x86_64 -r gcc -c "gcc clang" "$T/none"
 	assert_output ""
 	assert_equal "$stderr" "kernel-swap.sh: no cell directory '$T/none'"
