@@ -51,6 +51,10 @@ parse() {
 	parse kselftest-totals-only
 }
 
+@test "ktap: a plan whose results only the Totals line counts is read from it; one it does not count, not-run" {
+	parse kselftest-counted
+}
+
 @test "ktap: '#' in a subtest's name is kept; ' # ' starts a directive" {
 	parse kselftest-hash
 }
