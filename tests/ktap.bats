@@ -7,7 +7,8 @@
 # guest's /init running the programs of a disk on a kernel that lacked
 # some of their options (so some fail), with kernel messages between the
 # lines: breakpoint_test's runner says ok while two of its 110 subtests
-# fail, futex_wait stops after 1 of its 3. Each other
+# fail, futex_wait stops after 1 of its 3. x86_64-gcc.log and
+# x86_64-clang.log are the whole consoles of the x86_64 cells. Each other
 # NAME.log is a console in the form 6.1's KUnit or the guest's /init
 # prints it, made of lines of those, with one thing done to it.
 # NAME.expected is what ktap.sh must print for it (KPARITY_BLESS=1
@@ -33,6 +34,14 @@ parse() {
 
 @test "ktap: kselftest's TAP as /init prints it: each program's own results nested under its test" {
 	parse kselftest
+}
+
+@test "ktap: x86_64/gcc's console: breakpoint_test's runner says ok, 2 of its 110 subtests fail" {
+	parse x86_64-gcc
+}
+
+@test "ktap: x86_64/clang's console: breakpoint_test's runner says ok, 108 of its 110 subtests fail" {
+	parse x86_64-clang
 }
 
 @test "ktap: a panic in the middle of a program's nested plan: the rest of its subtests not-run" {

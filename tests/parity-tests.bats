@@ -161,6 +161,58 @@ report() {
 	assert_output --partial '"by_kind":{"kunit":{"pass":3,"fail":0,"skip":0,"timeout":0,"not-run":4},"kselftest":{"pass":0,"fail":0,"skip":0,"timeout":0,"not-run":0}}'
 }
 
+# x86_64 KNOWN: $T/target.json from the x86_64 consoles of a parity run
+# (tests/fixtures/ktap/x86_64-gcc.log, x86_64-clang.log), KUnit's and the
+# kselftests' results of each, compared with the KNOWN list
+x86_64() {
+	local c
+	for c in gcc clang; do
+		"$TOP/scripts/ktap.sh" "$BATS_TEST_DIRNAME/fixtures/ktap/x86_64-$c.log" >"$T/$c.lines"
+		jq -R -s --arg kinds "kunit kselftest" --arg kselftest "size kcmp timers futex breakpoints" \
+			-f "$L/parity-tests.jq" "$T/$c.lines" >"$T/$c.json"
+	done
+	jq --slurpfile g "$T/gcc.json" --slurpfile c "$T/clang.json" \
+		'.matrix[0] | .cells[0].tests = $g[0] | .cells[1].tests = $c[0]' \
+		"$BATS_TEST_DIRNAME/fixtures/report/report.json" >"$T/in.json"
+	jq --rawfile known "$1" -f "$L/parity-tests-target.jq" "$T/in.json" >"$T/target.json"
+}
+
+@test "parity-tests: a kselftest whose runner said ok while subtests failed is a fail, with both facts" {
+	x86_64 "$F/known.list"
+	run -0 jq -c '.results[] | select(.name | startswith("breakpoints.breakpoint_test")) | select(.status != "pass")' "$T/gcc.json"
+	assert_output "$(printf '%s\n' \
+		'{"name":"breakpoints.breakpoint_test.Test icebp","status":"fail","test":"breakpoints.breakpoint_test"}' \
+		'{"name":"breakpoints.breakpoint_test.Test int 3 trap","status":"fail","test":"breakpoints.breakpoint_test"}' \
+		'{"name":"breakpoints.breakpoint_test","status":"fail","runner":"pass"}')"
+}
+
+@test "parity-tests: subtests are compared one by one: breakpoint_test fails under both, 106 subtests differ" {
+	x86_64 "$F/known.list"
+	run -0 jq -c '.tests | [.differs, (.rows[0] | [.test, .status, .runner, .parity, .subtests.count, .subtests.differ, .subtests.counts])]' "$T/target.json"
+	assert_output '[1,["breakpoints.breakpoint_test",{"gcc":"fail","clang":"fail"},{"gcc":"pass","clang":"pass"},"differs",110,106,{"gcc":{"pass":108,"fail":2,"skip":0,"timeout":0,"not-run":0},"clang":{"pass":2,"fail":108,"skip":0,"timeout":0,"not-run":0}}]]'
+	run -0 jq -r '.tests.rows[0].subtests.rows[] | select(.parity == "same") | "\(.test) \(.status.gcc) \(.status.clang)"' "$T/target.json"
+	# in the order of the console
+	assert_output "$(printf '%s\n' "Test breakpoint 0 with local: 0 global: 1 pass pass" \
+		"Test breakpoint 1 with local: 0 global: 1 pass pass" "Test icebp fail fail" "Test int 3 trap fail fail")"
+	run -0 jq -r '.tests.rows[1:][] | select(.parity != "same") | .test' "$T/target.json"
+	assert_output ""
+}
+
+@test "parity-tests: a line of the known list for a test covers its subtests, one for a subtest that one only" {
+	printf '%s\n' 'x86_64 breakpoints.breakpoint_test https://example.org/bp the fixture'"'"'s reason' >"$T/test.list"
+	x86_64 "$T/test.list"
+	run -0 jq -c '[.tests.differs, (.tests.rows[0] | [.parity, .reason, .subtests.differ, ([.subtests.rows[].parity] | unique)])]' "$T/target.json"
+	assert_output '[0,["known","the fixture'"'"'s reason",106,["known","same"]]]'
+	# a subtest of futex_wait_wouldblock that fails under clang alone: a
+	# line for it makes it known, and breakpoint_test still differs
+	printf '%s\n' 'x86_64 futex.futex_wait_wouldblock.futex_waitv https://example.org/fw one' >"$T/sub.list"
+	jq '.cells[1].tests.results |= map(if .name == "futex.futex_wait_wouldblock.futex_waitv" then .status = "fail" else . end)' \
+		"$T/in.json" >"$T/fw.json"
+	run -0 jq -c --rawfile known "$T/sub.list" -f "$L/parity-tests-target.jq" "$T/fw.json"
+	assert_output --partial '"differs":1,'
+	assert_output --partial '{"test":"futex_waitv","status":{"gcc":"pass","clang":"fail"},"parity":"known","reference":"https://example.org/fw","reason":"one"}'
+}
+
 @test "parity-tests: an unknown TESTS value is a usage error" {
 	run -2 --separate-stderr "$TOP/scripts/parity.sh" -o "$T" -k unit
 	assert_output ""
