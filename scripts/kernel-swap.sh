@@ -179,7 +179,8 @@ main() {
 	[ -r "$DIFFERENCES" ] || die "cannot read '$DIFFERENCES'"
 	cells=$(cd "$1" && pwd)
 	if [ -n "$out" ]; then
-		out=$(abspath "$out") || die "cannot write '$out': no such directory"
+		c=$out
+		out=$(abspath "$c") || die "cannot write '$c': no such directory"
 	fi
 	given=${builddir%/}
 	builddir=$(cd "$builddir" && pwd)

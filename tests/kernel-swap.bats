@@ -1,10 +1,12 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-only
-# kernel-swap.sh and kernel-swap/kernel-swap.jq: the 2x2 of kernel compiler by test
-# compiler. The cells and boots are the results ktap.sh and parity-tests.jq
-# read from the consoles of tests/fixtures/ktap/ (x86_64-gcc.log and
-# x86_64-clang.log, the parity run's x86_64 consoles); the boots that
-# kernel-swap.sh itself makes are parity.bats's.
+# kernel-swap.sh and kernel-swap/kernel-swap.jq: the 2x2 of kernel
+# compiler by test compiler. The cells and boots are the results ktap.sh
+# and parity-tests.jq read from recorded consoles: the x86_64 cells' of a
+# parity run (tests/fixtures/ktap/x86_64-gcc.log, x86_64-clang.log) and
+# the same run's swapped boots (tests/fixtures/kernel-swap/), each console
+# also standing in for another boot to make the other verdicts. The boots
+# that kernel-swap.sh itself makes are parity.bats's.
 
 load common
 
@@ -91,4 +93,73 @@ pair() {
 	assert_output ""
 	assert_equal "${stderr_lines[1]}" "kernel-swap.sh: cannot compare the tests of '$T/cells/x86_64-gcc.json' and '$T/cells/x86_64-clang.json'"
 	[ ! -e "$T/build/swap" ]
+}
+
+# x86_64_pair GCC-KERNEL-LOG CLANG-KERNEL-LOG: the cells of the x86_64
+# consoles, and the swapped boots whose consoles are the two LOGs
+x86_64_pair() {
+	cell gcc ktap/x86_64-gcc
+	cell clang ktap/x86_64-clang
+	boot gcc clang "$1"
+	boot clang gcc "$2"
+}
+
+@test "kernel-swap.jq: breakpoint_test follows the Clang-built program on either kernel: user-space code generation" {
+	x86_64_pair kernel-swap/gcc-kernel.clang-tests kernel-swap/clang-kernel.gcc-tests
+	run -0 pair breakpoints.breakpoint_test
+	run -0 jq -c '.tests["breakpoints.breakpoint_test"] | [.carrier, .counts, .text]' <<<"$output"
+	assert_output '["tests",{"tests":106},"differs with the clang-built test program on either kernel: user-space code generation"]'
+	pair breakpoints.breakpoint_test >"$T/pair.json"
+	run -0 jq -c '.tests["breakpoints.breakpoint_test"].grid' "$T/pair.json"
+	assert_output '{"gcc":{"gcc":{"status":"fail","runner":"pass","subtests":{"pass":108,"fail":2}},"clang":{"status":"fail","runner":"pass","subtests":{"pass":2,"fail":108}}},"clang":{"gcc":{"status":"fail","runner":"pass","subtests":{"pass":108,"fail":2}},"clang":{"status":"fail","runner":"pass","subtests":{"pass":2,"fail":108}}}}'
+	# each boot with its verdict, and what ktap.sh found about its console
+	run -0 jq -c '[.reference, .other, (.boots[] | [.kernel, .tests, .status, (.notes[] | sub(": .*"; ""))])]' "$T/pair.json"
+	assert_output '["gcc","clang",["gcc","clang","pass","line 313"],["clang","gcc","pass","line 313"]]'
+}
+
+@test "kernel-swap.jq: results that follow the kernel are the kernel's code generation" {
+	# each kernel's swapped boot printed what its own cell printed
+	x86_64_pair ktap/x86_64-gcc ktap/x86_64-clang
+	run -0 pair breakpoints.breakpoint_test
+	run -0 jq -c '.tests["breakpoints.breakpoint_test"] | [.carrier, .counts, .text]' <<<"$output"
+	assert_output '["kernel",{"kernel":106},"differs with the clang kernel, whatever built the test: kernel code generation"]'
+}
+
+@test "kernel-swap.jq: results that need a particular kernel and program together are both sides'" {
+	x86_64_pair ktap/x86_64-gcc ktap/x86_64-gcc
+	run -0 pair breakpoints.breakpoint_test
+	run -0 jq -c '.tests["breakpoints.breakpoint_test"] | [.carrier, .counts, .text]' <<<"$output"
+	assert_output '["both",{"both":106},"differs only with a particular kernel and test program together: both sides"]'
+}
+
+@test "kernel-swap.jq: subtests that do not agree are mixed, with the count of each" {
+	x86_64_pair kernel-swap/gcc-kernel.clang-tests kernel-swap/clang-kernel.gcc-tests
+	# one subtest fails on the clang kernel with the gcc-built program
+	jq '.results.results |= map(if .name == "breakpoints.breakpoint_test.Test breakpoint 2 with local: 0 global: 1"
+		then .status = "fail" else . end)' "$T/clang-gcc.json" >"$T/edited.json"
+	mv "$T/edited.json" "$T/clang-gcc.json"
+	run -0 pair breakpoints.breakpoint_test
+	run -0 jq -c '.tests["breakpoints.breakpoint_test"] | [.carrier, .counts, .text]' <<<"$output"
+	assert_output '["mixed",{"tests":105,"both":1},"mixed: 105 follow the test program, 1 need both"]'
+}
+
+@test "kernel-swap.jq: a swapped boot that hung before the test ran leaves it undecided, and says why" {
+	x86_64_pair kernel-swap/gcc-kernel.clang-tests ktap/kselftest-hang
+	boot clang gcc ktap/kselftest-hang "fail: hang: no verdict in 120 s"
+	run -0 pair breakpoints.breakpoint_test
+	run -0 jq -c '.tests["breakpoints.breakpoint_test"] | [.carrier, .counts, .text]' <<<"$output"
+	assert_output '["undecided",{"undecided":106},"undecided: the clang kernel with the gcc-built tests: fail: hang: no verdict in 120 s"]'
+}
+
+@test "kernel-swap.sh: -O writes the pairs whole, and nothing boots where nothing differs" {
+	cell gcc ktap/x86_64-gcc
+	cell clang ktap/x86_64-gcc
+	run -0 --separate-stderr "$K" -o "$T/build" -t x86_64 -r gcc -c "gcc clang" -O "$T/pairs.json" "$T/cells"
+	assert_output ""
+	run -0 cat "$T/pairs.json"
+	assert_output '{"pairs": []}'
+	[ ! -e "$T/pairs.json.tmp" ]
+	[ ! -e "$T/build/swap" ]
+	run -2 --separate-stderr "$K" -o "$T/build" -t x86_64 -r gcc -c "gcc clang" -O "$T/none/pairs.json" "$T/cells"
+	assert_equal "$stderr" "kernel-swap.sh: cannot write '$T/none/pairs.json': no such directory"
 }
