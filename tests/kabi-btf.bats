@@ -192,3 +192,20 @@ OUT
 	assert_output ""
 	[[ "$stderr" == "kabi: cannot read '$T/split.btf': type ID "*"; split BTF that does not fit base '$T/anon-gcc.btf' ("*" types): is the base another kernel's?" ]]
 }
+
+@test "kabi btf: a GCC kernel's BTF against a Clang module: qualifier-only changes, none with --only-layout" {
+	cc_obj gcc "$T/kernel.o" tests/fixtures/kabi-diff/qualifiers.c
+	pahole -J --btf_gen_floats --btf_encode_detached="$T/kernel.btf" "$T/kernel.o"
+	cc_obj clang "$T/module.o" tests/fixtures/kabi-diff/qualifiers.c
+	run -4 "$KABI" diff --only-common "$T/kernel.btf" "$T/module.o"
+	assert_output - <<'OUT'
+struct vm_fault
+	member <anon>: type "const struct vm_fault.<anon@0>" -> "struct vm_fault.<anon@0>" (qualifiers only)
+	member key: type "const const_key_t" -> "const_key_t" (typedef only, resolved "const uint32 [4]")
+typedef const_key_t
+	chain "uint32 [4]" -> "const key_t" (qualifiers only, resolved "uint32 [4]" -> "const uint32 [4]")
+summary: 2 changed (0 incompatible), 0 only in old, 0 only in new, 1 unchanged, 0 suppressed, 1 on one side left out
+OUT
+	run -0 "$KABI" diff --only-common --only-layout "$T/kernel.btf" "$T/module.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 3 unchanged, 0 suppressed, 1 on one side left out"
+}

@@ -334,3 +334,41 @@ OUT
 	run -0 "$KABI" diff "$T/g.o" "$T/c.o"
 	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 10 unchanged, 0 suppressed"
 }
+
+@test "kabi diff: a const anonymous member, gcc against clang, is a qualifier-only change" {
+	cc_obj gcc "$T/g.o" "$FIX/qualifiers.c"
+	cc_obj clang "$T/c.o" "$FIX/qualifiers.c"
+	run -4 "$KABI" diff "$T/g.o" "$T/c.o"
+	assert_output - <<'OUT'
+struct vm_fault at tests/fixtures/kabi-diff/qualifiers.c:17
+	member <anon>: type "const struct vm_fault.<anon@0>" -> "struct vm_fault.<anon@0>" (qualifiers only)
+	member key: type "const const_key_t" -> "const_key_t" (typedef only, resolved "const uint32 [4]")
+typedef const_key_t at tests/fixtures/kabi-diff/qualifiers.c:15
+	chain "uint32 [4]" -> "const key_t" (qualifiers only, resolved "uint32 [4]" -> "const uint32 [4]")
+typedef key_t at tests/fixtures/kabi-diff/qualifiers.c:14
+	only in new
+summary: 2 changed (0 incompatible), 0 only in old, 1 only in new, 1 unchanged, 0 suppressed
+OUT
+}
+
+@test "kabi diff: --only-layout drops qualifier-only changes of members and typedefs" {
+	cc_obj gcc "$T/g.o" "$FIX/qualifiers.c"
+	cc_obj clang "$T/c.o" "$FIX/qualifiers.c"
+	run -0 "$KABI" diff --only-common --only-layout "$T/g.o" "$T/c.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 3 unchanged, 0 suppressed, 1 on one side left out"
+	run -0 "$KABI" diff --only-common --only-layout "$T/c.o" "$T/g.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 3 unchanged, 0 suppressed, 1 on one side left out"
+}
+
+@test "kabi diff: --only-layout still reports what moves beside a qualifier change" {
+	cc_obj gcc "$T/g.o" "$FIX/qualifiers.c"
+	cc_obj clang "$T/c.o" "$FIX/qualifiers.c" -DNEW
+	run -12 "$KABI" diff --only-common --only-layout "$T/g.o" "$T/c.o"
+	assert_output - <<'OUT'
+struct vm_fault at tests/fixtures/kabi-diff/qualifiers.c:17
+	member flags: offset 24 -> 28 [incompatible]
+	member key: offset 28 -> 32 [incompatible]
+	member inserted: added at offset=24, type "int32"
+summary: 1 changed (1 incompatible), 0 only in old, 0 only in new, 2 unchanged, 0 suppressed, 1 on one side left out
+OUT
+}

@@ -30,6 +30,7 @@ enum what {
 	W_ENUM_REMOVED,
 	W_CHAIN,
 	W_CHAIN_ONLY,
+	W_CHAIN_QUAL_ONLY,
 };
 
 static const char *const what_names[] = {
@@ -49,6 +50,7 @@ static const char *const what_names[] = {
 	[W_ENUM_REMOVED] = "enumerator_removed",
 	[W_CHAIN] = "typedef_target",
 	[W_CHAIN_ONLY] = "typedef_chain_only",
+	[W_CHAIN_QUAL_ONLY] = "typedef_qualifier_only",
 };
 
 struct finding {
@@ -447,6 +449,13 @@ static void cmp_typedef(struct report *r, const struct ktype *a,
 			return;
 		}
 		f = add(r, W_CHAIN_ONLY, NULL, ca, cb, false, false);
+	} else if (same_unqualified(a->resolved, b->resolved)) {
+		if (only_layout) {
+			free(ca);
+			free(cb);
+			return;
+		}
+		f = add(r, W_CHAIN_QUAL_ONLY, NULL, ca, cb, false, false);
 	} else {
 		f = add(r, W_CHAIN, NULL, ca, cb, false, false);
 	}
@@ -530,6 +539,11 @@ static void text_finding(FILE *out, const struct finding *f)
 		fprintf(out,
 			"chain \"%s\" -> \"%s\" (typedef only, resolved \"%s\")",
 			f->old, f->new, f->old_resolved);
+		break;
+	case W_CHAIN_QUAL_ONLY:
+		fprintf(out,
+			"chain \"%s\" -> \"%s\" (qualifiers only, resolved \"%s\" -> \"%s\")",
+			f->old, f->new, f->old_resolved, f->new_resolved);
 		break;
 	}
 	if (f->incompatible)

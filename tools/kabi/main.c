@@ -75,7 +75,7 @@ static const struct cmd cmds[] = {
 	  "                 [--threads N] [--max-memory SIZE] OLD NEW\n"
 	  "Compare the types of two builds and report layout changes.\n"
 	  "  --json               print JSON instead of text\n"
-	  "  --only-layout        ignore changes that only touch typedef names\n"
+	  "  --only-layout        ignore changes of typedef names or qualifiers alone\n"
 	  "  --only-common        compare only the types both sides name\n"
 	  "  --suppressions FILE  hide changes matched by [suppress_type] sections\n"
 	  "  --root DIR           make declaration paths relative to DIR (repeatable)\n"
