@@ -76,7 +76,7 @@ static const struct cmd cmds[] = {
 	  "Compare the types of two builds and report layout changes.\n"
 	  "  --json               print JSON instead of text\n"
 	  "  --only-layout        ignore changes of typedef names or qualifiers alone\n"
-	  "  --only-common        compare only the types both sides name\n"
+	  "  --only-common        compare only the types both sides have\n"
 	  "  --suppressions FILE  hide changes matched by [suppress_type] sections\n"
 	  "  --root DIR           make declaration paths relative to DIR (repeatable)\n"
 	  "  --type NAME          only this type: \"foo\" or \"struct foo\" (repeatable)\n"
