@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "read-int.h"
+#include "emit.h"
+#include "lines.h"
+#include "size.h"
+#include "spell.h"
 
 /* ---- alignment ------------------------------------------------------- */
 

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "read-int.h"
+#include "fingerprint.h"
+#include "lines.h"
+#include "spell.h"
 
 /* ---- fingerprints ---------------------------------------------------- */
 

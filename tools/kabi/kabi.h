@@ -19,86 +19,12 @@
 #include <stdio.h>
 
 #include "hash.h"
+#include "strtab.h"
+#include "util.h"
 
-/* Exit status bits, compatible with abidiff(1). */
-enum {
-	KABI_EXIT_OK = 0,
-	KABI_EXIT_ERROR = 1,
-	KABI_EXIT_USAGE = 2,
-	KABI_EXIT_CHANGE = 4,
-	KABI_EXIT_INCOMPATIBLE = 8,
-};
-
-/* Limits against pathological input; see Documentation/kabi.rst. */
+/* Limits against pathological input; see kabi(1), LIMITS. */
 #define KABI_MAX_TYPE_DEPTH 256	      /* nesting of one type reference chain */
 #define KABI_MAX_NAME_STEPS (1 << 20) /* DIEs visited to spell one type */
-
-/* ---- util.c ---------------------------------------------------------- */
-
-/* The one error helper: prints "kabi: MSG\n" on stderr. */
-void kabi_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Allocation failure is the one thing kabi does not recover from. */
-/* Limit on the memory holding types and names; 0 is none. */
-#define KABI_MEM_LIMIT_DEFAULT (UINT64_C(4) << 30)
-void mem_set_limit(uint64_t bytes);
-
-void *xmalloc(size_t n);
-void *xcalloc(size_t n, size_t sz);
-void *xrealloc(void *p, size_t n);
-/* N zeroed bytes for a table, its pages mapped at once when it is
- * large; freed with ztable_free(P, N), N as given. */
-void *ztable_new(size_t n);
-void ztable_free(void *p, size_t n);
-char *xstrdup(const char *s);
-
-uint64_t hash_bytes(const void *p, size_t n, uint64_t seed);
-
-/* Bump allocator; objects live until arena_release(). */
-struct arena {
-	struct arena_blk *head;
-	size_t blk; /* the next block's size: growing, up to a limit */
-};
-void arena_init(struct arena *a);
-void arena_release(struct arena *a);
-void *arena_alloc(struct arena *a, size_t n);
-
-/* String interning: equal strings get the same pointer. */
-struct strtab;
-struct strtab *strtab_new(void);
-void strtab_free(struct strtab *t);
-const char *strtab_intern(struct strtab *t, const char *s);
-const char *strtab_intern_n(struct strtab *t, const char *s, size_t n);
-/* The same, but S itself (N bytes, then a NUL) becomes the interned
- * string when new, not a copy: S must outlive T. */
-const char *strtab_intern_kept(struct strtab *t, const char *s, size_t n);
-/* Each of the N strings of V (NUL-terminated, outliving T) replaced by
- * its interned string, as strtab_intern_kept does, the table's memory
- * fetched a few strings at a time. */
-void strtab_intern_kept_all(struct strtab *t, const char **v, size_t n);
-/* Start fetching the table's memory that interning S will read. */
-void strtab_prefetch(struct strtab *t, const char *s);
-/* Room for N more strings without growing the table on the way. */
-void strtab_reserve(struct strtab *t, size_t n);
-
-/* Growable string. */
-struct sb {
-	char *buf;
-	size_t len, cap;
-};
-void sb_init(struct sb *b);
-void sb_release(struct sb *b);
-void sb_reset(struct sb *b);
-char *sb_take(struct sb *b); /* the buffer, for the caller to free() */
-void sb_add(struct sb *b, const char *s);
-void sb_addn(struct sb *b, const char *s, size_t n);
-void sb_addf(struct sb *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void sb_addu(struct sb *b, uint64_t v); /* decimal */
-void sb_add2(struct sb *b, const char *x, const char *y);
-const char *sb_str(struct sb *b);
-
-/* JSON string literal of S (with quotes) on F. */
-void json_str(FILE *f, const char *s);
 
 /* ---- model.c --------------------------------------------------------- */
 
@@ -219,7 +145,7 @@ struct read_opts {
 int read_file(struct model *m, const char *path, const struct read_opts *o,
 	      char **err);
 
-/* ---- btf.c, btf-load.c ---------------------------------------------- */
+/* ---- btf-load.c ----------------------------------------------------- */
 
 /* As read_file, from BTF: a raw file or an ELF file's .BTF section; with
  * o->base_btf, split BTF on that base. */

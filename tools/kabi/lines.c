@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "read-int.h"
+#include "lines.h"
 
 /* ---- file names ------------------------------------------------------ */
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Reading: ELF checks, then one pass over the CU-level DIEs of every unit.
+ * Reading DWARF: one pass over the CU-level DIEs of every unit, the units
+ * split across threads.
  *
  * Only CU-level struct, union, enum and typedef DIEs start a type; in C
  * every type is defined at CU level, so subprogram and variable subtrees
@@ -14,97 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "read-int.h"
-
-void rd_fail(struct reader *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-void rd_fail(struct reader *r, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	if (r->failed)
-		return;
-	r->failed = true;
-	r->fail_unit = r->unit;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	{
-		struct sb b;
-
-		sb_init(&b);
-		sb_add2(&b, "cannot read '", r->path);
-		sb_add2(&b, "': ", msg);
-		*r->err = sb_take(&b);
-	}
-}
-
-void rd_dwfail(struct reader *r, const char *call)
-{
-	rd_fail(r, "%s: %s", call, dwarf_errmsg(-1));
-}
-
-const char *intern(struct reader *r, const char *s)
-{
-	return strtab_intern(r->model->strs, s);
-}
-
-/* ---- attributes ------------------------------------------------------ */
-
-/* 1 present, 0 absent, -1 error (reported) */
-int attr_udata(struct reader *r, Dwarf_Die *die, unsigned at, Dwarf_Word *out)
-{
-	Dwarf_Attribute a;
-
-	if (!dwarf_attr(die, at, &a))
-		return 0;
-	if (dwarf_formudata(&a, out) != 0) {
-		rd_dwfail(r, "dwarf_formudata");
-		return -1;
-	}
-	return 1;
-}
-
-/* DW_AT_byte_size, which must fit the model's signed sizes; 1, 0, -1 */
-int attr_size(struct reader *r, Dwarf_Die *die, Dwarf_Word *out)
-{
-	int rc = attr_udata(r, die, DW_AT_byte_size, out);
-
-	if (rc == 1 && *out > (Dwarf_Word)INT64_MAX / 8) {
-		rd_fail(r,
-			"DW_AT_byte_size %" PRIu64
-			" too large at DIE 0x%" PRIx64,
-			(uint64_t)*out, (uint64_t)dwarf_dieoffset(die));
-		return -1;
-	}
-	return rc;
-}
-
-int attr_flag(Dwarf_Die *die, unsigned at)
-{
-	Dwarf_Attribute a;
-	bool f = false;
-
-	if (!dwarf_attr(die, at, &a) || dwarf_formflag(&a, &f) != 0)
-		return 0;
-	return f;
-}
-
-/* DW_AT_type target; 1 found, 0 none (void), -1 error */
-int attr_type(struct reader *r, Dwarf_Die *die, Dwarf_Die *out)
-{
-	Dwarf_Attribute a;
-
-	if (!dwarf_attr(die, DW_AT_type, &a))
-		return 0;
-	if (!dwarf_formref_die(&a, out)) {
-		rd_dwfail(r, "dwarf_formref_die");
-		return -1;
-	}
-	return 1;
-}
+#include "emit.h"
+#include "fingerprint.h"
+#include "input.h"
+#include "lines.h"
+#include "reader.h"
+#include "spell.h"
 
 static void read_top(struct reader *r, Dwarf_Die *die)
 {

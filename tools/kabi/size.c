@@ -6,7 +6,7 @@
 #include <dwarf.h>
 #include <inttypes.h>
 
-#include "read-int.h"
+#include "size.h"
 
 /* ---- sizes ----------------------------------------------------------- */
 
@@ -53,7 +53,7 @@ static int attr_bound(struct reader *r, Dwarf_Die *die, unsigned at,
 
 /* Element count of a subrange: 1 with *N (0 for [] and [0]), 2 for a
  * variable length, -1 error. */
-int subrange_count(struct reader *r, Dwarf_Die *sub, int64_t *n)
+static int subrange_count(struct reader *r, Dwarf_Die *sub, int64_t *n)
 {
 	int64_t lo = 0, hi;
 	int rc;

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "read-int.h"
+#include "emit.h"
+#include "size.h"
+#include "spell.h"
 
 /* ---- memo of type names, per CU -------------------------------------- */
 
@@ -196,7 +198,7 @@ static void add_quals(struct sb *b, unsigned q)
 		sb_add(b, "_Atomic ");
 }
 
-void join(struct sb *out, const char *head, const char *inner)
+static void join(struct sb *out, const char *head, const char *inner)
 {
 	sb_add(out, head);
 	if (*inner) {

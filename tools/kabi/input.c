@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "read-int.h"
+#include "input.h"
 
 /* ---- ELF ------------------------------------------------------------- */
 
@@ -176,7 +176,7 @@ static int check_section(struct reader *r, Elf *elf, Elf_Scn *scn,
 	return 0;
 }
 
-int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
+static int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
 {
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;

@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The reader's private interface: one reader per thread and input, and
- * the functions its parts (elf.c, lines.c, size.c, spell.c, emit.c,
- * fingerprint.c, read.c) call in each other.  kabi.h is the public one.
+ * The DWARF reader's state, one reader per thread and input, and what
+ * every part of it calls (reader.c): failing, interning, attributes.
+ * Each part has a header of its own for the rest (input.h, lines.h,
+ * size.h, spell.h, emit.h, fingerprint.h), included by its callers
+ * only; read.c, the walk over the units, is their only common caller.
+ * kabi.h is the public interface.
  */
-#ifndef KABI_READ_INT_H
-#define KABI_READ_INT_H
+#ifndef KABI_READER_H
+#define KABI_READER_H
 
 #include <elfutils/libdw.h>
-#include <elfutils/libdwfl.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/types.h>
 
 #include "kabi.h"
 
@@ -119,77 +120,23 @@ struct reader {
 	struct hset seen;
 };
 
-/* A fingerprint being made (fingerprint.c). */
-struct fp {
-	uint64_t h[2];
-	bool never; /* cannot be fingerprinted: read in full */
-};
-
-/* One open input: libelf and libdw (or libdwfl) handles of its own. */
-struct handle {
-	int fd;
-	Elf *elf;
-	Dwfl *dwfl;
-	Dwarf *dw;
-};
-
-/* read.c: failures, attributes, units, threads */
+/* reader.c */
+/* Record the first failure of R: "cannot read 'PATH': MSG" into *R->err;
+ * later ones are dropped. */
 void rd_fail(struct reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The same for a failed libdw CALL, with libdw's message. */
 void rd_dwfail(struct reader *r, const char *call);
+/* S interned in the model being read. */
 const char *intern(struct reader *r, const char *s);
+/* Attribute AT of DIE as an unsigned number: 1 present, 0 absent, -1
+ * error (reported). */
 int attr_udata(struct reader *r, Dwarf_Die *die, unsigned at, Dwarf_Word *out);
+/* DW_AT_byte_size, which must fit the model's signed sizes; 1, 0, -1. */
 int attr_size(struct reader *r, Dwarf_Die *die, Dwarf_Word *out);
+/* Flag AT of DIE; absent or unreadable is false. */
 int attr_flag(Dwarf_Die *die, unsigned at);
+/* DW_AT_type target: 1 found, 0 none (void), -1 error (reported). */
 int attr_type(struct reader *r, Dwarf_Die *die, Dwarf_Die *out);
-
-/* elf.c */
-int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel);
-void handle_close(struct handle *h);
-int handle_open(struct reader *r, const char *path, struct handle *h);
-int open_with_debug(struct reader *r, struct handle *h, char **dbg);
-
-/* lines.c */
-void path_normalise(struct sb *out, const char *p);
-int line_files(struct reader *r, Dwarf_Word off);
-void line_sections(struct reader *r, Dwarf *dw);
-void info_release(struct reader *r, Dwarf_Off upto);
-const char *decl_file_name(struct reader *r, Dwarf_Word idx);
-void get_decl(struct reader *r, Dwarf_Die *die, struct ktype *t);
-
-/* size.c */
-int64_t type_size(struct reader *r, Dwarf_Die *die);
-/* Element count of subrange SUB: 1 with *N (0 for [] and [0]), 2 for a
- * variable length, -1 error. */
-int subrange_count(struct reader *r, Dwarf_Die *sub, int64_t *n);
-/* Append the bound of subrange SUB ("[4]", "[]", "[*]") to B; 0, or -1
- * on failure. */
-int array_bound(struct reader *r, Dwarf_Die *sub, struct sb *b);
-/* Append the bound of array DIE T as one dimension, the product of all
- * of its subranges; 0, or -1 on failure. */
-int flat_bound(struct reader *r, Dwarf_Die *t, struct sb *b);
-
-/* spell.c */
-struct memo_ent *memo_slot(struct reader *r, Dwarf_Off off);
-void memo_clear(struct reader *r);
-bool is_aggregate(int tag);
-enum kind tag_kind(int tag);
-void join(struct sb *out, const char *head, const char *inner);
-const char *type_name(struct reader *r, Dwarf_Die *die, enum name_mode mode,
-		      const struct actx *ctx);
-
-/* emit.c */
-void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
-		    const char *parent);
-void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
-	       const char *parent);
-void emit_typedef(struct reader *r, Dwarf_Die *die, const char *name);
-void anon_enum_top(struct reader *r, Dwarf_Die *die);
-
-/* fingerprint.c */
-void fp_die(struct reader *r, Dwarf_Die *die, struct fp *f, unsigned depth,
-	    bool child);
-bool seen_has(struct reader *r, const uint64_t k[2]);
-void seen_add(struct reader *r, const uint64_t k[2]);
 
 #endif
