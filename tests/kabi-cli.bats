@@ -74,6 +74,21 @@ OUT
 	[ "$stderr" = "kabi: diff: unknown kind 'class' (struct, union, enum, typedef)" ]
 }
 
+@test "kabi cli: each verb takes exactly the options of its table" {
+	local opt
+	for opt in --only-layout --only-common "--suppressions=x.supp"; do
+		run -2 --separate-stderr "$KABI" dump "$opt" x.o
+		[ "$stderr" = "kabi: dump: option '${opt%%=*}' does not apply" ]
+	done
+	for opt in --json "--output=x" -ox "--root=." "--threads=1"; do
+		run -2 --separate-stderr "$KABI" help "$opt"
+		case $opt in
+		-o*) [ "$stderr" = "kabi: help: option '--output' does not apply" ] ;;
+		*) [ "$stderr" = "kabi: help: option '${opt%%=*}' does not apply" ] ;;
+		esac
+	done
+}
+
 @test "kabi cli: -o writes the same bytes as stdout" {
 	cc_obj gcc "$T/a.o" tests/fixtures/kabi-diff/enums.c
 	run -0 "$KABI" dump "$T/a.o"

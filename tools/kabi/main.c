@@ -37,12 +37,31 @@ struct opts {
 	int nfiles;
 };
 
+/* The long options; a verb's table says which it takes, one bit each. */
+enum {
+	OPT_JSON = 256,
+	OPT_ONLY_LAYOUT,
+	OPT_ONLY_COMMON,
+	OPT_SUPP,
+	OPT_ROOT,
+	OPT_TYPE,
+	OPT_KIND,
+	OPT_THREADS,
+	OPT_MAX_MEMORY,
+	OPT_DEBUG_DIR,
+	OPT_FORMAT,
+	OPT_BASE_BTF,
+	OPT_OUTPUT, /* -o too */
+};
+
+#define OPT_BIT(c) (1u << (c - OPT_JSON)) /* C: an OPT_ constant */
+
 struct cmd {
 	const char *name;
 	int (*fn)(struct opts *o);
 	const char *usage;
 	int min_files, max_files;
-	const char *allowed; /* long options this verb takes */
+	unsigned allowed; /* OPT_BIT of each option this verb takes */
 };
 
 static int cmd_dump(struct opts *o);
@@ -67,7 +86,11 @@ static const struct cmd cmds[] = {
 	  "  --base-btf FILE  the kernel BTF that a module's split BTF builds on\n"
 	  "  -o FILE        write to FILE (atomically) instead of standard output\n",
 	  1, -1,
-	  "json root type kind debug-dir threads max-memory format base-btf output" },
+	  OPT_BIT(OPT_JSON) | OPT_BIT(OPT_ROOT) | OPT_BIT(OPT_TYPE) |
+		  OPT_BIT(OPT_KIND) | OPT_BIT(OPT_DEBUG_DIR) |
+		  OPT_BIT(OPT_THREADS) | OPT_BIT(OPT_MAX_MEMORY) |
+		  OPT_BIT(OPT_FORMAT) | OPT_BIT(OPT_BASE_BTF) |
+		  OPT_BIT(OPT_OUTPUT) },
 	{ "diff", cmd_diff,
 	  "usage: kabi diff [--json] [--only-layout] [--only-common]\n"
 	  "                 [--suppressions FILE] [--root DIR]... [--type NAME]...\n"
@@ -90,8 +113,13 @@ static const struct cmd cmds[] = {
 	  "DWARF against BTF compares only what BTF records (kabi(1), BTF).\n"
 	  "Exit status: 0 identical, bits 1 error, 2 usage, 4 changes, 8 incompatible.\n",
 	  2, 2,
-	  "json only-layout only-common suppressions root type kind debug-dir threads max-memory format base-btf output" },
-	{ "help", cmd_help, "usage: kabi help [VERB]\n", 0, 1, "" },
+	  OPT_BIT(OPT_JSON) | OPT_BIT(OPT_ONLY_LAYOUT) |
+		  OPT_BIT(OPT_ONLY_COMMON) | OPT_BIT(OPT_SUPP) |
+		  OPT_BIT(OPT_ROOT) | OPT_BIT(OPT_TYPE) | OPT_BIT(OPT_KIND) |
+		  OPT_BIT(OPT_DEBUG_DIR) | OPT_BIT(OPT_THREADS) |
+		  OPT_BIT(OPT_MAX_MEMORY) | OPT_BIT(OPT_FORMAT) |
+		  OPT_BIT(OPT_BASE_BTF) | OPT_BIT(OPT_OUTPUT) },
+	{ "help", cmd_help, "usage: kabi help [VERB]\n", 0, 1, 0 },
 };
 
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
@@ -411,21 +439,6 @@ free_models:
 
 /* ---- options --------------------------------------------------------- */
 
-enum {
-	OPT_JSON = 256,
-	OPT_ONLY_LAYOUT,
-	OPT_ONLY_COMMON,
-	OPT_SUPP,
-	OPT_ROOT,
-	OPT_TYPE,
-	OPT_KIND,
-	OPT_THREADS,
-	OPT_MAX_MEMORY,
-	OPT_DEBUG_DIR,
-	OPT_FORMAT,
-	OPT_BASE_BTF
-};
-
 static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "only-layout", no_argument, NULL, OPT_ONLY_LAYOUT },
@@ -439,7 +452,7 @@ static const struct option long_opts[] = {
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "base-btf", required_argument, NULL, OPT_BASE_BTF },
-	{ "output", required_argument, NULL, 'o' },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -600,7 +613,7 @@ static int set_opt(const struct cmd *cmd, int c, char *arg, struct opts *o)
 	case OPT_BASE_BTF:
 		o->read.base_btf = arg;
 		break;
-	case 'o':
+	case OPT_OUTPUT:
 		o->output = arg;
 		break;
 	}
@@ -630,10 +643,12 @@ static int parse_opts(const struct cmd *cmd, int argc, char **argv,
 			o->help = true;
 			continue;
 		}
+		if (c == 'o')
+			c = OPT_OUTPUT;
 		/* every verb parses the same set; reject what it does not take */
-		if (!strstr(cmd->allowed, c == 'o' ? "output" : opt_name(c))) {
+		if (!(cmd->allowed & OPT_BIT(c))) {
 			kabi_err("%s: option '--%s' does not apply", cmd->name,
-				 c == 'o' ? "output" : opt_name(c));
+				 opt_name(c));
 			return KABI_EXIT_USAGE;
 		}
 		rc = set_opt(cmd, c, optarg, o);
