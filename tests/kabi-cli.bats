@@ -148,6 +148,20 @@ OUT
 	[ "$stderr" = "kabi: diff: --threads takes a number from 1 to 1024, not 'two'" ]
 }
 
+@test "kabi cli: --reader takes own or libdw, for dump and diff" {
+	run -2 --separate-stderr "$KABI" dump --reader elfutils x.o
+	[ "$stderr" = "kabi: dump: --reader takes own or libdw, not 'elfutils'" ]
+	run -2 --separate-stderr "$KABI" diff --reader= a.o b.o
+	[ "$stderr" = "kabi: diff: --reader takes own or libdw, not ''" ]
+	cc_obj gcc "$T/a.o" tests/fixtures/kabi-diff/enums.c
+	run -0 "$KABI" dump --reader libdw "$T/a.o"
+	local libdw=$output
+	run -0 "$KABI" dump --reader own "$T/a.o"
+	assert_output "$libdw"
+	run -0 "$KABI" diff --reader libdw "$T/a.o" "$T/a.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 4 unchanged, 0 suppressed"
+}
+
 @test "kabi cli: a --type that matches nothing is a usage error, dump and diff" {
 	cc_obj gcc "$T/a.o" tests/fixtures/kabi-diff/enums.c
 	run -2 --separate-stderr "$KABI" dump --type holdre "$T/a.o"

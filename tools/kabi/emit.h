@@ -12,14 +12,14 @@
 
 /* The struct or union DIE as NAME, named by its path under PARENT (the
  * user's full name) when anonymous, NULL at file scope. */
-void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
+void emit_aggregate(struct reader *r, struct die *die, const char *name,
 		    const char *parent);
 /* The same for an enum. */
-void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
+void emit_enum(struct reader *r, struct die *die, const char *name,
 	       const char *parent);
 /* The typedef DIE named NAME, and the anonymous type it names. */
-void emit_typedef(struct reader *r, Dwarf_Die *die, const char *name);
+void emit_typedef(struct reader *r, struct die *die, const char *name);
 /* A file-scope anonymous enum no use named, by its first enumerator. */
-void anon_enum_top(struct reader *r, Dwarf_Die *die);
+void anon_enum_top(struct reader *r, struct die *die);
 
 #endif

@@ -19,8 +19,11 @@ struct fp {
  * aggregate below the top (DEPTH 0) of the walk.  CHILD: DIE is a
  * member, enumerator, parameter or subrange, reached only through its
  * parent, so not memoised. */
-void fp_die(struct reader *r, Dwarf_Die *die, struct fp *f, unsigned depth,
+void fp_die(struct reader *r, struct die *die, struct fp *f, unsigned depth,
 	    bool child);
+/* A new unit: the fingerprints of its DIEs are its own. */
+void fp_clear(struct reader *r);
+void fp_release(struct reader *r);
 /* Whether a type of fingerprint K was emitted; K is never (0, 0). */
 bool seen_has(struct reader *r, const uint64_t k[2]);
 /* Record that a type of fingerprint K was emitted. */

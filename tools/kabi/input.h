@@ -8,6 +8,7 @@
 
 #include <elfutils/libdwfl.h>
 
+#include "info.h"
 #include "reader.h"
 
 /* One open input: libelf and libdw (or libdwfl) handles of its own. */
@@ -27,5 +28,10 @@ int handle_open(struct reader *r, const char *path, struct handle *h);
  * becomes r->path (*DBG, for the caller to free).  0, or -1 after
  * rd_fail. */
 int open_with_debug(struct reader *r, struct handle *h, char **dbg);
+/* The sections of H that kabi's decoder (r->dec) and lines.c read, as
+ * libdw or libdwfl give them (relocated and decompressed), and whether
+ * .debug_info can be read from the file (r->info_fd); 0, or -1 after
+ * rd_fail. */
+int input_sections(struct reader *r, struct handle *h);
 
 #endif

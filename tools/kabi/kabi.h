@@ -126,6 +126,9 @@ const char *enum_value_str(char *buf, const struct ktype *t,
 
 enum kabi_format { FORMAT_AUTO, FORMAT_DWARF, FORMAT_BTF };
 
+/* What decodes DWARF: kabi's own decoder, or libdw (--reader). */
+enum kabi_reader { READER_OWN, READER_LIBDW };
+
 struct read_opts {
 	const char **roots; /* path prefixes to strip from decl_file */
 	size_t nroots;
@@ -133,6 +136,7 @@ struct read_opts {
 	size_t threads;	       /* per input; 0 or 1: read on the caller's */
 	enum kabi_format format; /* FORMAT_AUTO: DWARF if present, else BTF */
 	const char *base_btf;	 /* base of split BTF (a module's) */
+	enum kabi_reader reader;
 	/* leave out what BTF cannot say, in either reader, so that DWARF
 	 * and BTF of one build give one model (kabi(1), "BTF") */
 	bool compat;

@@ -16,13 +16,20 @@ void path_normalise(struct sb *out, const char *p);
 void line_sections(struct reader *r, Dwarf *dw);
 /* The file table of the unit whose line table is at OFF into
  * r->lines.lfiles: 0, or -1 when libdw is to read it. */
-int line_files(struct reader *r, Dwarf_Word off);
+int line_files(struct reader *r, uint64_t off);
 /* Give back the pages of .debug_info before offset UPTO. */
 void info_release(struct reader *r, Dwarf_Off upto);
 /* The normalised name of file IDX of the unit's table, interned; NULL
  * when there is none. */
-const char *decl_file_name(struct reader *r, Dwarf_Word idx);
+const char *decl_file_name(struct reader *r, uint64_t idx);
+/* decl_file_name, in line once the name is known. */
+static inline const char *decl_file(struct reader *r, uint64_t idx)
+{
+	if (idx < r->lines.nfiles && r->lines.file_names[idx])
+		return r->lines.file_names[idx];
+	return decl_file_name(r, idx);
+}
 /* T's decl_file and decl_line from DIE (none against BTF). */
-void get_decl(struct reader *r, Dwarf_Die *die, struct ktype *t);
+void get_decl(struct reader *r, struct die *die, struct ktype *t);
 
 #endif

@@ -52,6 +52,7 @@ enum {
 	OPT_FORMAT,
 	OPT_BASE_BTF,
 	OPT_OUTPUT, /* -o too */
+	OPT_READER,
 };
 
 #define OPT_BIT(c) (1u << (c - OPT_JSON)) /* C: an OPT_ constant */
@@ -84,13 +85,14 @@ static const struct cmd cmds[] = {
 	  "  --max-memory SIZE  stop when types and names need more (default 4G, 0: none)\n"
 	  "  --format F     read dwarf or btf (default: DWARF if the file has it, else BTF)\n"
 	  "  --base-btf FILE  the kernel BTF that a module's split BTF builds on\n"
+	  "  --reader R     decode DWARF with kabi's own reader or libdw (default own)\n"
 	  "  -o FILE        write to FILE (atomically) instead of standard output\n",
 	  1, -1,
 	  OPT_BIT(OPT_JSON) | OPT_BIT(OPT_ROOT) | OPT_BIT(OPT_TYPE) |
 		  OPT_BIT(OPT_KIND) | OPT_BIT(OPT_DEBUG_DIR) |
 		  OPT_BIT(OPT_THREADS) | OPT_BIT(OPT_MAX_MEMORY) |
 		  OPT_BIT(OPT_FORMAT) | OPT_BIT(OPT_BASE_BTF) |
-		  OPT_BIT(OPT_OUTPUT) },
+		  OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_READER) },
 	{ "diff", cmd_diff,
 	  "usage: kabi diff [--json] [--only-layout] [--only-common]\n"
 	  "                 [--suppressions FILE] [--root DIR]... [--type NAME]...\n"
@@ -109,6 +111,7 @@ static const struct cmd cmds[] = {
 	  "  --max-memory SIZE    stop when types and names need more (default 4G, 0: none)\n"
 	  "  --format F           read dwarf or btf (default: DWARF if the file has it, else BTF)\n"
 	  "  --base-btf FILE      the kernel BTF that a module's split BTF builds on\n"
+	  "  --reader R           decode DWARF with kabi's own reader or libdw (default own)\n"
 	  "  -o FILE              write to FILE (atomically) instead of standard output\n"
 	  "DWARF against BTF compares only what BTF records (kabi(1), BTF).\n"
 	  "Exit status: 0 identical, bits 1 error, 2 usage, 4 changes, 8 incompatible.\n",
@@ -118,7 +121,8 @@ static const struct cmd cmds[] = {
 		  OPT_BIT(OPT_ROOT) | OPT_BIT(OPT_TYPE) | OPT_BIT(OPT_KIND) |
 		  OPT_BIT(OPT_DEBUG_DIR) | OPT_BIT(OPT_THREADS) |
 		  OPT_BIT(OPT_MAX_MEMORY) | OPT_BIT(OPT_FORMAT) |
-		  OPT_BIT(OPT_BASE_BTF) | OPT_BIT(OPT_OUTPUT) },
+		  OPT_BIT(OPT_BASE_BTF) | OPT_BIT(OPT_OUTPUT) |
+		  OPT_BIT(OPT_READER) },
 	{ "help", cmd_help, "usage: kabi help [VERB]\n", 0, 1, 0 },
 };
 
@@ -453,6 +457,7 @@ static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "base-btf", required_argument, NULL, OPT_BASE_BTF },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "reader", required_argument, NULL, OPT_READER },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -568,6 +573,21 @@ static int opt_format(const struct cmd *cmd, const char *arg, struct opts *o)
 	return 0;
 }
 
+/* --reader ARG; 0, or KABI_EXIT_USAGE (reported). */
+static int opt_reader(const struct cmd *cmd, const char *arg, struct opts *o)
+{
+	if (strcmp(arg, "own") == 0) {
+		o->read.reader = READER_OWN;
+	} else if (strcmp(arg, "libdw") == 0) {
+		o->read.reader = READER_LIBDW;
+	} else {
+		kabi_err("%s: --reader takes own or libdw, not '%s'", cmd->name,
+			 arg);
+		return KABI_EXIT_USAGE;
+	}
+	return 0;
+}
+
 /* Option C with argument ARG into O; 0, or KABI_EXIT_USAGE (reported). */
 static int set_opt(const struct cmd *cmd, int c, char *arg, struct opts *o)
 {
@@ -616,6 +636,8 @@ static int set_opt(const struct cmd *cmd, int c, char *arg, struct opts *o)
 	case OPT_OUTPUT:
 		o->output = arg;
 		break;
+	case OPT_READER:
+		return opt_reader(cmd, arg, o);
 	}
 	return 0;
 }

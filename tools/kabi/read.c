@@ -10,11 +10,14 @@
  * not depend on DIE order.
  */
 #include <dwarf.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "die.h"
 #include "emit.h"
 #include "fingerprint.h"
 #include "input.h"
@@ -22,9 +25,9 @@
 #include "reader.h"
 #include "spell.h"
 
-static void read_top(struct reader *r, Dwarf_Die *die)
+static void read_top(struct reader *r, struct die *die)
 {
-	int tag = dwarf_tag(die);
+	int tag = die_tag(die);
 	const char *name;
 	struct fp f = { .h = { (uint64_t)r->addr_size, 0 } };
 
@@ -32,7 +35,7 @@ static void read_top(struct reader *r, Dwarf_Die *die)
 		return;
 	if (attr_flag(die, DW_AT_declaration))
 		return;
-	name = dwarf_diename(die);
+	name = die_name(die);
 	if (!name) {
 		/* anonymous structs and unions are emitted where used; so are
 		 * anonymous enums, unless no use in this CU names them */
@@ -69,16 +72,16 @@ static void read_top(struct reader *r, Dwarf_Die *die)
 
 /* Types declared inside function DIE (and its blocks), which BTF holds
  * as it holds any other: read against BTF only. */
-static void read_scope(struct reader *r, Dwarf_Die *die, unsigned depth)
+static void read_scope(struct reader *r, struct die *die, unsigned depth)
 {
-	Dwarf_Die c;
+	struct die c;
 	int rc, tag;
 
 	if (depth > KABI_MAX_TYPE_DEPTH)
 		return;
-	for (rc = dwarf_child(die, &c); rc == 0 && !r->failed;
-	     rc = dwarf_siblingof(&c, &c)) {
-		tag = dwarf_tag(&c);
+	for (rc = die_child(die, &c); rc == 0 && !r->failed;
+	     rc = die_sibling(&c, &c)) {
+		tag = die_tag(&c);
 		if (tag == DW_TAG_lexical_block || tag == DW_TAG_subprogram)
 			read_scope(r, &c, depth + 1);
 		else
@@ -88,6 +91,22 @@ static void read_scope(struct reader *r, Dwarf_Die *die, unsigned depth)
 		rd_dwfail(r, "dwarf_siblingof");
 }
 
+/* A file-scope anonymous enum no use named, listed unless this reader
+ * listed the same before: every unit that includes a header with such
+ * an enum has a copy, and its fingerprint says what listing it reads. */
+static void anon_top(struct reader *r, struct die *die)
+{
+	struct fp f = { .h = { (uint64_t)r->addr_size, 1 } };
+
+	fp_die(r, die, &f, 0, true);
+	f.h[0] |= !f.h[0] && !f.h[1];
+	if (!f.never && seen_has(r, f.h))
+		return;
+	anon_enum_top(r, die);
+	if (!f.never && !r->failed)
+		seen_add(r, f.h);
+}
+
 static int off_cmp(const void *a, const void *b)
 {
 	Dwarf_Off x = *(const Dwarf_Off *)a, y = *(const Dwarf_Off *)b;
@@ -95,45 +114,81 @@ static int off_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void read_unit(struct reader *r, Dwarf_Die *cudie)
+/* The file table of the unit of CUDIE into r->lines; 0, or -1 after
+ * rd_fail (kabi's decoder reads every table it is given). */
+static int unit_files(struct reader *r, struct die *cudie)
 {
-	Dwarf_Die c;
-	Dwarf_Attribute a;
-	Dwarf_Word stmt;
-	size_t i;
-	int rc;
+	struct dattr a;
+	uint64_t stmt;
 
-	r->cudie = *cudie;
 	r->lines.comp_dir = NULL;
-	if (dwarf_attr(cudie, DW_AT_comp_dir, &a))
-		r->lines.comp_dir = dwarf_formstring(&a);
+	if (die_attr(cudie, DW_AT_comp_dir, &a))
+		r->lines.comp_dir = dattr_string(&a);
+	/* file names are memoised by the addresses of their strings, and
+	 * a unit read from a copy (read_own) has its strings there */
+	if (r->lines.comp_dir && die_own(cudie))
+		r->lines.comp_dir = intern(r, r->lines.comp_dir);
 	r->lines.files = NULL;
 	r->lines.nfiles = 0;
 	r->lines.own_files = false;
-	if (dwarf_attr(cudie, DW_AT_stmt_list, &a) &&
-	    dwarf_formudata(&a, &stmt) == 0 && line_files(r, stmt) == 0) {
+	if (die_attr(cudie, DW_AT_stmt_list, &a) &&
+	    dattr_udata(&a, &stmt) == 0 && line_files(r, stmt) == 0) {
 		r->lines.own_files = true;
 		r->lines.nfiles = r->lines.nlfiles;
-	} else if (dwarf_getsrcfiles(cudie, &r->lines.files,
+	} else if (die_own(cudie)) {
+		if (r->dec->failed) {
+			rd_dwfail(r, "dwarf_getsrcfiles");
+			return -1;
+		}
+		if (die_has_attr(cudie, DW_AT_stmt_list)) {
+			rd_fail(r,
+				"line table header of the unit at .debug_info offset 0x%" PRIx64
+				" is corrupt or uses a form kabi does not read",
+				die_offset(cudie));
+			return -1;
+		}
+	} else if (dwarf_getsrcfiles(&cudie->dw, &r->lines.files,
 				     &r->lines.nfiles) != 0) {
 		r->lines.files = NULL;
 		r->lines.nfiles = 0;
 		(void)dwarf_errno(); /* a unit without line table has no decl_file */
 	}
+	return 0;
+}
+
+/* A failure kabi's decoder keeps, reported. */
+static bool dec_check(struct reader *r)
+{
+	if (r->own && r->dec->failed && !r->failed)
+		rd_dwfail(r, "");
+	return r->failed;
+}
+
+static void read_unit(struct reader *r, struct die *cudie)
+{
+	struct die c;
+	size_t i;
+	int rc;
+
+	if (unit_files(r, cudie) != 0)
+		return;
 	free(r->lines.file_names);
 	r->lines.file_names = xcalloc(r->lines.nfiles ? r->lines.nfiles : 1,
 				      sizeof(*r->lines.file_names));
 	memo_clear(r);
+	fp_clear(r);
 
 	r->spell.ndone = 0;
 	r->nanon_enums = 0;
-	rc = dwarf_child(cudie, &c);
+	rc = die_child(cudie, &c);
 	while (rc == 0 && !r->failed) {
-		if (r->opts->compat && dwarf_tag(&c) == DW_TAG_subprogram)
+		if (r->opts->compat && die_tag(&c) == DW_TAG_subprogram)
 			read_scope(r, &c, 0);
 		else
 			read_top(r, &c);
-		rc = dwarf_siblingof(&c, &c);
+		if (dec_check(r))
+			return;
+		rc = die_sibling(&c, &c);
 	}
 	if (rc < 0)
 		rd_dwfail(r, "dwarf_siblingof");
@@ -141,12 +196,12 @@ static void read_unit(struct reader *r, Dwarf_Die *cudie)
 		qsort(r->spell.done, r->spell.ndone, sizeof(*r->spell.done),
 		      off_cmp);
 	for (i = 0; i < r->nanon_enums && !r->failed; i++) {
-		Dwarf_Off off = dwarf_dieoffset(&r->anon_enums[i]);
+		Dwarf_Off off = die_offset(&r->anon_enums[i]);
 
 		if (!r->spell.ndone ||
 		    !bsearch(&off, r->spell.done, r->spell.ndone,
 			     sizeof(*r->spell.done), off_cmp))
-			anon_enum_top(r, &r->anon_enums[i]);
+			anon_top(r, &r->anon_enums[i]);
 	}
 }
 
@@ -192,27 +247,42 @@ static int check_units(struct reader *r, Dwarf *dw)
 	return 0;
 }
 
-/* Read the units whose index is SLOT modulo STRIDE. */
+/* Whether unit DIE CUDIE of a unit of UNIT_TYPE is split DWARF, which
+ * kabi does not read: then failed. */
+static bool split_unit(struct reader *r, struct die *cudie, unsigned unit_type)
+{
+	if (unit_type != DW_UT_skeleton && unit_type != DW_UT_split_compile &&
+	    unit_type != DW_UT_split_type &&
+	    !die_has_attr(cudie, DW_AT_GNU_dwo_id) &&
+	    !die_has_attr(cudie, DW_AT_GNU_dwo_name) &&
+	    !die_has_attr(cudie, DW_AT_dwo_name))
+		return false;
+	rd_fail(r,
+		"split DWARF (skeleton unit, types in a .dwo file) is not supported");
+	return true;
+}
+
+/* Read the units whose index is SLOT modulo STRIDE, with libdw. */
 static void read_dwarf(struct reader *r, Dwarf *dw, size_t stride, size_t slot)
 {
 	Dwarf_CU *cu = NULL, *next;
 	Dwarf_Half version;
 	uint8_t unit_type;
-	Dwarf_Die cudie, subdie;
+	struct die cudie = { .o.a = NULL }, subdie = { .o.a = NULL };
 	size_t idx = 0;
 	int rc;
 
 	line_sections(r, dw);
 	while (!r->failed &&
 	       (rc = dwarf_get_units(dw, cu, &next, &version, &unit_type,
-				     &cudie, &subdie)) == 0) {
+				     &cudie.dw, &subdie.dw)) == 0) {
 		uint8_t asz = 0, osz = 0;
 
 		cu = next;
 		r->unit = idx;
 		if (idx++ % stride != slot)
 			continue;
-		info_release(r, dwarf_dieoffset(&cudie));
+		info_release(r, die_offset(&cudie));
 		if (version < 2 || version > 5) {
 			rd_fail(r, "unsupported DWARF version %u", version);
 			return;
@@ -225,17 +295,9 @@ static void read_dwarf(struct reader *r, Dwarf *dw, size_t stride, size_t slot)
 				unit_type);
 			return;
 		}
-		if (unit_type == DW_UT_skeleton ||
-		    unit_type == DW_UT_split_compile ||
-		    unit_type == DW_UT_split_type ||
-		    dwarf_hasattr(&cudie, DW_AT_GNU_dwo_id) ||
-		    dwarf_hasattr(&cudie, DW_AT_GNU_dwo_name) ||
-		    dwarf_hasattr(&cudie, DW_AT_dwo_name)) {
-			rd_fail(r,
-				"split DWARF (skeleton unit, types in a .dwo file) is not supported");
+		if (split_unit(r, &cudie, unit_type))
 			return;
-		}
-		if (!dwarf_diecu(&cudie, &cudie, &asz, &osz)) {
+		if (!dwarf_diecu(&cudie.dw, &cudie.dw, &asz, &osz)) {
 			rd_dwfail(r, "dwarf_diecu");
 			return;
 		}
@@ -249,6 +311,95 @@ static void read_dwarf(struct reader *r, Dwarf *dw, size_t stride, size_t slot)
 	}
 	if (!r->failed && rc < 0)
 		rd_dwfail(r, "dwarf_get_units");
+}
+
+/*
+ * Unit U of .debug_info read into r->ubuf, when the file holds the
+ * section as it is.  A unit is read whole, and its copy reused for the
+ * next: mapping the section and giving its pages back once read
+ * (info_release) spent more time in the kernel than reading took.  0, or
+ * -1 (failed).
+ */
+static int unit_copy(struct reader *r, struct unit *u)
+{
+	uint64_t n = u->end - u->off;
+	ssize_t got;
+
+	if (r->info_fd < 0 || u->types)
+		return 0;
+	if (n > r->ubuf_cap) {
+		free(r->ubuf);
+		r->ubuf_cap = n;
+		r->ubuf = xmalloc(n);
+	}
+	got = pread(r->info_fd, r->ubuf, n, (off_t)(r->info_foff + u->off));
+	if (got != (ssize_t)n) {
+		rd_fail(r, "pread: %s",
+			got < 0 ? strerror(errno) :
+				  "file shorter than its sections");
+		return -1;
+	}
+	dec_unit_data(u, r->ubuf);
+	return 0;
+}
+
+/* Read the units whose index is SLOT modulo STRIDE, with kabi's decoder.
+ * A type unit is read as a compilation unit is: its unit DIE's children
+ * are the type and what it needs. */
+static void read_own(struct reader *r, size_t stride, size_t slot)
+{
+	struct dec *d = r->dec;
+	struct die cudie = { .o.a = NULL };
+	size_t i;
+
+	for (i = slot; i < d->nunits && !r->failed; i += stride) {
+		struct unit *u = &d->units[i];
+
+		r->unit = i;
+		if (unit_copy(r, u) != 0)
+			return;
+		if (dec_unit_die(u, &cudie.o) != 0) {
+			dec_check(r);
+			return;
+		}
+		if (split_unit(r, &cudie, u->unit_type))
+			return;
+		r->addr_size = u->addr_size;
+		read_unit(r, &cudie);
+		dec_unit_data(u, NULL);
+		dec_unit_done(u);
+		dec_check(r);
+	}
+}
+
+/* dec->peek: .debug_info read from the file, not its mapping. */
+static int peek_file(void *ctx, uint64_t off, void *buf, size_t n)
+{
+	const struct reader *r = ctx;
+
+	return pread(r->info_fd, buf, n, (off_t)(r->info_foff + off)) ==
+			       (ssize_t)n ?
+		       0 :
+		       -1;
+}
+
+/* The sections and units of H for kabi's decoder, the units those FROM
+ * (another thread's decoder of the input) found when given; 0, or -1
+ * (failed). */
+static int own_open(struct reader *r, struct handle *h, const struct dec *from)
+{
+	if (input_sections(r, h) != 0)
+		return -1;
+	if (r->info_fd >= 0) {
+		r->dec->peek = peek_file;
+		r->dec->peek_ctx = r;
+	}
+	if (from ? dec_units_share(r->dec, from) != 0 :
+		   dec_units(r->dec) != 0) {
+		dec_check(r);
+		return -1;
+	}
+	return 0;
 }
 
 static int dir_cmp(const void *a, const void *b)
@@ -297,6 +448,38 @@ static size_t unit_dirs_collect(Dwarf *dw, char ***dirs)
 	return k;
 }
 
+/* The same with kabi's decoder: the comp_dir of every unit DIE. */
+static size_t unit_dirs_own(struct reader *r, char ***dirs)
+{
+	struct dec *d = r->dec;
+	size_t n = 0, i, k = 0;
+	struct sb b;
+
+	*dirs = xcalloc(d->nunits + 1, sizeof(**dirs));
+	sb_init(&b);
+	for (i = 0; i < d->nunits; i++) {
+		char *dir = NULL;
+
+		if (dec_unit_string(&d->units[i], DW_AT_comp_dir, &dir) < 0)
+			break;
+		if (!dir)
+			continue;
+		path_normalise(&b, dir);
+		free(dir);
+		(*dirs)[n++] = xstrdup(sb_str(&b));
+	}
+	sb_release(&b);
+	if (n)
+		qsort(*dirs, n, sizeof(**dirs), dir_cmp);
+	for (i = 0; i < n; i++) {
+		if (k && strcmp((*dirs)[k - 1], (*dirs)[i]) == 0)
+			free((*dirs)[i]);
+		else
+			(*dirs)[k++] = (*dirs)[i];
+	}
+	return k;
+}
+
 static void unit_dirs_free(char **dirs, size_t n)
 {
 	while (n)
@@ -304,12 +487,18 @@ static void unit_dirs_free(char **dirs, size_t n)
 	free(dirs);
 }
 
-/* Entry sizes of the reader's tables, which start empty. */
+/* Entry sizes of the reader's tables, which start empty; the decoder,
+ * unless R reads with libdw. */
 static void reader_init(struct reader *r)
 {
 	hset_init(&r->lines.fnames, sizeof(struct fname_ent), 0);
-	hset_init(&r->spell.memo, sizeof(struct memo_ent), 0);
+	r->spell.memo_gen = 1;
+	r->fpm.gen = 1;
 	hset_init(&r->seen, 2 * sizeof(uint64_t), 0);
+	r->own = r->opts->reader != READER_LIBDW;
+	r->info_fd = -1;
+	if (r->own)
+		r->dec = xcalloc(1, sizeof(*r->dec));
 }
 
 static void reader_release(struct reader *r)
@@ -317,15 +506,24 @@ static void reader_release(struct reader *r)
 	free(r->lines.file_names);
 	free(r->lines.lfiles);
 	hset_release(&r->lines.fnames);
-	hset_release(&r->spell.memo);
+	free(r->spell.ents);
+	free(r->spell.index);
+	fp_release(r);
 	hset_release(&r->seen);
 	free(r->spell.done);
 	free(r->anon_enums);
+	if (r->dec)
+		dec_release(r->dec);
+	free(r->dec);
+	r->dec = NULL;
+	free(r->ubuf);
+	r->ubuf = NULL;
 }
 
 /* A helper thread: the units of one slot, into a model of its own. */
 struct slot {
 	struct reader r;
+	const struct dec *from; /* slot 0's units, for kabi's decoder */
 	char *err;
 	size_t stride, index;
 	pthread_t tid;
@@ -343,7 +541,10 @@ static void *slot_main(void *arg)
 		handle_close(&h); /* read_file checked it has DWARF */
 	if (rc != 0)
 		return NULL;
-	read_dwarf(&s->r, h.dw, s->stride, s->index);
+	if (!s->r.own)
+		read_dwarf(&s->r, h.dw, s->stride, s->index);
+	else if (own_open(&s->r, &h, s->from) == 0)
+		read_own(&s->r, s->stride, s->index);
 	reader_release(&s->r);
 	handle_close(&h);
 	return NULL;
@@ -351,7 +552,8 @@ static void *slot_main(void *arg)
 
 /* Slots 1 to NSLOTS - 1 of the input of R, each read on a thread of its
  * own, or here when no thread starts; slot 0 is R's. */
-static struct slot *slots_start(const struct reader *r, size_t nslots)
+static struct slot *slots_start(const struct reader *r, size_t nslots,
+				const struct dec *from)
 {
 	struct slot *slots = xcalloc(nslots, sizeof(*slots));
 	size_t i;
@@ -364,10 +566,12 @@ static struct slot *slots_start(const struct reader *r, size_t nslots)
 			.opts = r->opts,
 			.model = model_new(),
 			.err = &s->err,
+			.big_endian = r->big_endian,
 			.lines = { .unit_dirs = r->lines.unit_dirs,
 				   .nunit_dirs = r->lines.nunit_dirs }
 		};
 		reader_init(&s->r);
+		s->from = from;
 		s->stride = nslots;
 		s->index = i;
 		s->started = pthread_create(&s->tid, NULL, slot_main, s) == 0;
@@ -390,36 +594,66 @@ static size_t count_units(Dwarf *dw)
 	return n;
 }
 
+/* The units of R's input, checked, and the directories they name; 0, or
+ * -1 (failed). */
+static int units_survey(struct reader *r, struct handle *h, char ***dirs,
+			size_t *ndirs, size_t *nunits)
+{
+	if (!r->own) {
+		if (check_units(r, h->dw) != 0)
+			return -1;
+		*ndirs = unit_dirs_collect(h->dw, dirs);
+		*nunits = count_units(h->dw);
+		return 0;
+	}
+	if (own_open(r, h, NULL) != 0)
+		return -1;
+	*ndirs = unit_dirs_own(r, dirs);
+	*nunits = r->dec->nunits;
+	return dec_check(r) ? -1 : 0;
+}
+
 int read_file(struct model *m, const char *path, const struct read_opts *o,
 	      char **err)
 {
 	struct reader r = { .path = path, .opts = o, .model = m, .err = err };
 	struct slot *slots = NULL;
-	size_t nslots = 1, i;
+	size_t nslots = 1, i, nunits = 0;
 	struct reader *first;
 	struct handle h;
 	char *dbg = NULL, **dirs = NULL;
 	size_t ndirs = 0;
+	struct dec *snap = NULL;
 
 	reader_init(&r);
-	if (open_with_debug(&r, &h, &dbg) != 0)
+	if (open_with_debug(&r, &h, &dbg) != 0) {
+		reader_release(&r);
 		return -1;
+	}
 	path = r.path;
-	if (check_units(&r, h.dw) != 0)
+	if (units_survey(&r, &h, &dirs, &ndirs, &nunits) != 0) {
+		reader_release(&r);
 		goto out;
-	ndirs = unit_dirs_collect(h.dw, &dirs);
+	}
 	r.lines.unit_dirs = (const char *const *)dirs;
 	r.lines.nunit_dirs = ndirs;
 	/* Large inputs are split by unit across threads, each with its own
 	 * handles, since libdw handles are not shared between threads. */
 	if (o->threads > 1) {
-		nslots = count_units(h.dw) / 64 + 1;
+		nslots = nunits / 64 + 1;
 		if (nslots > o->threads)
 			nslots = o->threads;
 	}
+	/* kabi's decoders of the other threads take the units found here,
+	 * from a copy that the reading here does not touch */
+	if (nslots > 1 && r.own)
+		snap = dec_snapshot(r.dec);
 	if (nslots > 1)
-		slots = slots_start(&r, nslots);
-	read_dwarf(&r, h.dw, nslots, 0);
+		slots = slots_start(&r, nslots, snap);
+	if (r.own)
+		read_own(&r, nslots, 0);
+	else
+		read_dwarf(&r, h.dw, nslots, 0);
 	reader_release(&r);
 
 	/* join, keep the failure of the earliest unit, merge the rest */
@@ -446,6 +680,9 @@ int read_file(struct model *m, const char *path, const struct read_opts *o,
 		free(slots[i].err);
 	}
 	free(slots);
+	if (snap)
+		dec_release(snap);
+	free(snap);
 out:
 	handle_close(&h);
 	unit_dirs_free(dirs, ndirs);

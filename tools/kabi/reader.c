@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "die.h"
 #include "reader.h"
 
 void rd_fail(struct reader *r, const char *fmt, ...)
@@ -33,7 +34,12 @@ void rd_fail(struct reader *r, const char *fmt, ...)
 
 void rd_dwfail(struct reader *r, const char *call)
 {
-	rd_fail(r, "%s: %s", call, dwarf_errmsg(-1));
+	if (!r->own)
+		rd_fail(r, "%s: %s", call, dwarf_errmsg(-1));
+	else if (r->dec->failed)
+		rd_fail(r, "%s", r->dec->err);
+	else
+		rd_fail(r, "%s failed", call); /* the decoder says why */
 }
 
 const char *intern(struct reader *r, const char *s)
@@ -41,50 +47,50 @@ const char *intern(struct reader *r, const char *s)
 	return strtab_intern(r->model->strs, s);
 }
 
-int attr_udata(struct reader *r, Dwarf_Die *die, unsigned at, Dwarf_Word *out)
+int attr_udata(struct reader *r, struct die *die, unsigned at, uint64_t *out)
 {
-	Dwarf_Attribute a;
+	struct dattr a;
 
-	if (!dwarf_attr(die, at, &a))
+	if (!die_attr(die, at, &a))
 		return 0;
-	if (dwarf_formudata(&a, out) != 0) {
+	if (dattr_udata(&a, out) != 0) {
 		rd_dwfail(r, "dwarf_formudata");
 		return -1;
 	}
 	return 1;
 }
 
-int attr_size(struct reader *r, Dwarf_Die *die, Dwarf_Word *out)
+int attr_size(struct reader *r, struct die *die, uint64_t *out)
 {
 	int rc = attr_udata(r, die, DW_AT_byte_size, out);
 
-	if (rc == 1 && *out > (Dwarf_Word)INT64_MAX / 8) {
+	if (rc == 1 && *out > (uint64_t)INT64_MAX / 8) {
 		rd_fail(r,
 			"DW_AT_byte_size %" PRIu64
 			" too large at DIE 0x%" PRIx64,
-			(uint64_t)*out, (uint64_t)dwarf_dieoffset(die));
+			*out, die_offset(die));
 		return -1;
 	}
 	return rc;
 }
 
-int attr_flag(Dwarf_Die *die, unsigned at)
+int attr_flag(struct die *die, unsigned at)
 {
-	Dwarf_Attribute a;
+	struct dattr a;
 	bool f = false;
 
-	if (!dwarf_attr(die, at, &a) || dwarf_formflag(&a, &f) != 0)
+	if (!die_attr(die, at, &a) || dattr_flag(&a, &f) != 0)
 		return 0;
 	return f;
 }
 
-int attr_type(struct reader *r, Dwarf_Die *die, Dwarf_Die *out)
+int attr_type(struct reader *r, struct die *die, struct die *out)
 {
-	Dwarf_Attribute a;
+	struct dattr a;
 
-	if (!dwarf_attr(die, DW_AT_type, &a))
+	if (!die_attr(die, DW_AT_type, &a))
 		return 0;
-	if (!dwarf_formref_die(&a, out)) {
+	if (dattr_ref(&a, out) != 0) {
 		rd_dwfail(r, "dwarf_formref_die");
 		return -1;
 	}

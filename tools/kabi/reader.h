@@ -16,6 +16,9 @@
 
 #include "kabi.h"
 
+struct die;
+struct dec;
+
 enum name_mode { AS_WRITTEN, RESOLVED };
 
 /* How an anonymous aggregate met on the way is named. */
@@ -43,13 +46,30 @@ struct lsec {
 struct memo_ent {
 	Dwarf_Off off;
 	const char *str[2]; /* per name_mode */
-	uint64_t fp[2];	    /* fingerprint, once fp_state is FP_DONE */
-	uint32_t gen;	    /* live while equal to the reader's memo_gen */
-	uint8_t fp_state;
-	int64_t align; /* members_align, 0 until known */
+	int64_t align;	    /* members_align, 0 until known */
 };
 
 enum { FP_NONE, FP_BUSY, FP_DONE, FP_NEVER };
+
+/* The fingerprint of a DIE a reference reached in this unit. */
+struct fpm_ent {
+	uint64_t off;
+	uint64_t fp[2]; /* once state is FP_DONE */
+	uint32_t gen;	/* live while equal to the table's */
+	uint8_t state;
+};
+
+/* Those fingerprints (fingerprint.c), apart from the spelling memo:
+ * they are looked up for every member's type, and an entry holds all a
+ * lookup reads. */
+struct fpmemo {
+	struct fpm_ent *slots;
+	size_t nslots, n; /* a power of two; entries of this generation */
+	uint32_t gen;
+	/* the latest done, by offset modulo its size: most references in a
+	 * unit go to a few types (int, size_t), found here in one step */
+	struct fpm_ent recent[512];
+};
 
 /* File names (lines.c): the unit's file table and where names come from. */
 struct lines {
@@ -79,8 +99,14 @@ struct lines {
 /* Spelling types (spell.c): names memoised per unit, and the DIEs on the
  * way. */
 struct spell {
-	struct hset memo; /* of struct memo_ent, unused unless gen is memo_gen */
-	uint32_t memo_gen; /* a new unit empties the memo in one step */
+	/* the memo: this unit's entries, found by offset through an open
+	 * addressing index of memo_gen << 32 | (entry + 1), where a slot of
+	 * another generation is empty: a new unit empties it in one step */
+	struct memo_ent *ents;
+	uint32_t nents, ents_cap;
+	uint64_t *index;
+	size_t nslots; /* a power of two */
+	uint32_t memo_gen;
 	/* anonymous DIEs materialised in this CU */
 	Dwarf_Off *done;
 	size_t ndone, done_cap;
@@ -106,18 +132,27 @@ struct reader {
 	bool relocated;	    /* read through libdwfl, which applies them */
 	size_t unit;	    /* index of the unit being read */
 	size_t fail_unit;   /* where the failure was, to pick one */
+	/* kabi's own decoder (info.h), unless --reader libdw, and where
+	 * each unit of .debug_info is copied to, when the file has it as
+	 * it is (info_fd >= 0; info_foff its offset in the file) */
+	bool own;
+	struct dec *dec;
+	int info_fd;
+	uint64_t info_foff;
+	unsigned char *ubuf;
+	size_t ubuf_cap;
 	/* per CU */
-	Dwarf_Die cudie;
 	uint8_t addr_size;
 	/* file-scope anonymous enums waiting to see whether a use names
 	 * them first */
-	Dwarf_Die *anon_enums;
+	struct die *anon_enums;
 	size_t nanon_enums, anon_enums_cap;
 	struct lines lines;
 	struct spell spell;
 	/* fingerprints of the types emitted so far, all units
 	 * (fingerprint.c): uint64_t[2], (0, 0) unused */
 	struct hset seen;
+	struct fpmemo fpm;
 };
 
 /* reader.c */
@@ -125,18 +160,19 @@ struct reader {
  * later ones are dropped. */
 void rd_fail(struct reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* The same for a failed libdw CALL, with libdw's message. */
+/* The same for a failed call to the DIE accessors of die.h, named by
+ * the libdw function CALL: libdw's message, or the decoder's. */
 void rd_dwfail(struct reader *r, const char *call);
 /* S interned in the model being read. */
 const char *intern(struct reader *r, const char *s);
 /* Attribute AT of DIE as an unsigned number: 1 present, 0 absent, -1
  * error (reported). */
-int attr_udata(struct reader *r, Dwarf_Die *die, unsigned at, Dwarf_Word *out);
+int attr_udata(struct reader *r, struct die *die, unsigned at, uint64_t *out);
 /* DW_AT_byte_size, which must fit the model's signed sizes; 1, 0, -1. */
-int attr_size(struct reader *r, Dwarf_Die *die, Dwarf_Word *out);
+int attr_size(struct reader *r, struct die *die, uint64_t *out);
 /* Flag AT of DIE; absent or unreadable is false. */
-int attr_flag(Dwarf_Die *die, unsigned at);
+int attr_flag(struct die *die, unsigned at);
 /* DW_AT_type target: 1 found, 0 none (void), -1 error (reported). */
-int attr_type(struct reader *r, Dwarf_Die *die, Dwarf_Die *out);
+int attr_type(struct reader *r, struct die *die, struct die *out);
 
 #endif

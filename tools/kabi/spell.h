@@ -21,7 +21,7 @@ enum kind tag_kind(int tag);
 /* Interned name of the type DIE, as written or RESOLVED; CTX names the
  * anonymous aggregates met (NULL: none expected).  Memoised when the
  * name does not depend on CTX. */
-const char *type_name(struct reader *r, Dwarf_Die *die, enum name_mode mode,
+const char *type_name(struct reader *r, struct die *die, enum name_mode mode,
 		      const struct actx *ctx);
 
 #endif
