@@ -340,10 +340,13 @@ static struct atable *atable_parse(struct dec *d, const struct unit *u)
 		}
 	}
 	for (i = 0; i < t->n; i++) {
-		t->v[i].spec = t->specs + (uintptr_t)t->v[i].spec;
+		/* no table of specs when no abbreviation has an attribute */
+		t->v[i].spec = t->specs ? t->specs + (uintptr_t)t->v[i].spec :
+					  NULL;
 		abbrev_layout(t, &t->v[i]);
 	}
-	qsort(t->v, t->n, sizeof(*t->v), abbrev_cmp);
+	if (t->n)
+		qsort(t->v, t->n, sizeof(*t->v), abbrev_cmp);
 	/* producers number their abbreviations from 1: a direct index */
 	t->ndense = t->n && t->v[t->n - 1].code < 4 * t->n + 64 ?
 			    (size_t)t->v[t->n - 1].code + 1 :
@@ -902,7 +905,8 @@ const char *dec_string(const struct oattr *a)
 		return NULL;
 	}
 	pos = a->u->str_off_base + idx * osz;
-	if (!so->p || idx > so->n / osz || pos > so->n - osz ||
+	if (!so->p || so->n < osz || idx > so->n / osz ||
+	    a->u->str_off_base > so->n || pos > so->n - osz ||
 	    pos < a->u->str_off_base) {
 		dec_fail(d,
 			 "string index %" PRIu64 " of DIE 0x%" PRIx64
