@@ -106,6 +106,7 @@ need_anchors() {
 		'dump new.o > /dev/null' 'diff old.o new.o > /dev/null' \
 		'dump new.o > WORK' 'diff old.o new.o > WORK' \
 		'dump --threads 1 new.o > WORK' 'diff --threads 1 old.o new.o > WORK' \
+		'dump --reader libdw new.o > WORK' 'diff --reader libdw old.o new.o > WORK' \
 		'dump --type struct file_scope --type union file_scope --type struct local_only --type union local_only old.o new.o > WORK')"
 }
 
@@ -127,7 +128,7 @@ need_anchors() {
 	assert_line --index 2 --regexp '^diff tiny +[0-9.]+ +[0-9.]+ +[0-9]+ \| codiff +[0-9.]+ +[0-9.]+ +[0-9]+ \| +([0-9.]+|-) +([0-9.]+|-)  info$'
 	assert_line --index 3 --regexp '^diff tiny +[0-9.]+ +[0-9.]+ +[0-9]+ \| abidiff +[0-9.]+ +[0-9.]+ +[0-9]+ \| +([0-9.]+|-) +([0-9.]+|-)  info$'
 	assert_line --index 4 --regexp '^kabi dump peak RSS: tiny [0-9]+ MB \(\.debug_info 0 MB\);$'
-	assert_line --index 5 "check PASS tiny: kabi dump and diff byte-identical over 1 runs and --threads 1"
+	assert_line --index 5 "check PASS tiny: kabi dump and diff byte-identical over 1 runs, --threads 1 and --reader libdw"
 	assert_line --index 6 "check PASS tiny: every struct codiff reports as changed is reported by kabi"
 	assert_line --index 7 "           reported: file_scope; explained: local_only (no file-scope definition in either input: defined inside a function, which kabi does not read; codiff pairs same-name local structs of different functions)"
 	assert_line --index 8 "bench: PASS; $T/b/bench/bench.json"
