@@ -449,7 +449,27 @@ static void fpo_use(struct reader *r, const struct odie *d, int tag,
 	}
 }
 
-/* Reference A of a DIE with TAG, as fp_ref. */
+/* Whether the fingerprint of KEY is among the recent ones: then mixed
+ * into F. */
+static inline bool fpo_recent(struct reader *r, uint64_t key, struct fp *f)
+{
+	const struct fpm_ent *e = &r->fpm.recent[fpm_hash(key) % 512];
+
+	if (e->gen != r->fpm.gen || e->off != key)
+		return false;
+	fp_mix(f, e->fp[0]);
+	fp_mix(f, e->fp[1]);
+	return true;
+}
+
+static inline void fpo_remember(struct reader *r, const struct fpm_ent *e)
+{
+	r->fpm.recent[fpm_hash(e->off) % 512] = *e;
+}
+
+/* Reference A of a DIE with TAG, as fp_ref.  A named aggregate's use is
+ * memoised as a DIE is, under its offset with a bit for how it is used:
+ * most references in a unit are to a few of those (struct list_head). */
 static void fpo_ref(struct reader *r, const struct oattr *a, int tag,
 		    struct fp *f, unsigned depth)
 {
@@ -457,24 +477,26 @@ static void fpo_ref(struct reader *r, const struct oattr *a, int tag,
 	struct fpm_ent *e;
 	struct odie target;
 	struct unit *tu = a->u;
-	uint64_t off;
+	uint64_t off, ukey;
+	bool pointer = tag == DW_TAG_pointer_type ||
+		       tag == DW_TAG_reference_type ||
+		       tag == DW_TAG_rvalue_reference_type;
 	int ttag;
 
 	if (!dec_ref_near(a, &off) && dec_ref_off(a, &tu, &off) != 0) {
 		f->never = true;
 		return;
 	}
-	e = &r->fpm.recent[fpm_hash(off) % 512];
-	if (e->gen == r->fpm.gen && e->off == off) {
-		fp_mix(f, e->fp[0]);
-		fp_mix(f, e->fp[1]);
+	ukey = off | (pointer ? FPM_USE_PTR : FPM_USE_VAL);
+	if (fpo_recent(r, off, f) || fpo_recent(r, ukey, f))
 		return;
-	}
 	e = fpm_slot(r, off);
+	if (e->state == FP_AGG)
+		e = fpm_slot(r, ukey);
 	if (e->state == FP_DONE) {
 		fp_mix(f, e->fp[0]);
 		fp_mix(f, e->fp[1]);
-		r->fpm.recent[fpm_hash(off) % 512] = *e;
+		fpo_remember(r, e);
 		return;
 	}
 	if (dec_die(tu, off, &target) != 1 || dec_signed(&target) != 0) {
@@ -482,14 +504,19 @@ static void fpo_ref(struct reader *r, const struct oattr *a, int tag,
 		return;
 	}
 	ttag = (int)target.ab->tag;
-	if (is_aggregate(ttag) && fpo_named(&target))
-		fpo_use(r, &target, ttag,
-			tag == DW_TAG_pointer_type ||
-				tag == DW_TAG_reference_type ||
-				tag == DW_TAG_rvalue_reference_type,
-			&t, depth);
-	else
+	if (is_aggregate(ttag) && fpo_named(&target)) {
+		fpm_slot(r, off)->state = FP_AGG;
+		fpo_use(r, &target, ttag, pointer, &t, depth);
+		if (!t.never) {
+			e = fpm_slot(r, ukey);
+			e->state = FP_DONE;
+			e->fp[0] = t.h[0];
+			e->fp[1] = t.h[1];
+			fpo_remember(r, e);
+		}
+	} else {
 		fpo_die(r, &target, &t, depth + 1, false);
+	}
 	f->never |= t.never;
 	fp_mix(f, t.h[0]);
 	fp_mix(f, t.h[1]);
@@ -587,9 +614,47 @@ static uint64_t fp_token(unsigned at, unsigned form)
 		       (uint64_t)at << 16 | form;
 }
 
+/* What fpo_attrs does with a value, by its attribute and form (kept in
+ * aspec.user). */
+enum {
+	FK_NONE,      /* not known yet */
+	FK_SKIP,      /* reading never looks at it */
+	FK_DECL_FILE, /* a constant: the file's name, but not a child's */
+	FK_DECL_LINE, /* a constant, but not a child's */
+	FK_UDATA,     /* a constant that reading takes as a number */
+	FK_REF,	      /* a reference */
+	FK_STRP,      /* a string in .debug_str */
+	FK_VALUE,     /* any other value: fpo_value */
+};
+
+static uint8_t fp_kind(unsigned at, unsigned form)
+{
+	if (at == DW_AT_sibling || at == DW_AT_decl_column)
+		return FK_SKIP;
+	if (udata_attr(at) && const_form(form))
+		return at == DW_AT_decl_file ? FK_DECL_FILE :
+		       at == DW_AT_decl_line ? FK_DECL_LINE :
+					       FK_UDATA;
+	switch (form) {
+	case DW_FORM_ref1:
+	case DW_FORM_ref2:
+	case DW_FORM_ref4:
+	case DW_FORM_ref8:
+	case DW_FORM_ref_udata:
+	case DW_FORM_ref_addr:
+	case DW_FORM_ref_sig8:
+		return FK_REF;
+	case DW_FORM_strp:
+		return FK_STRP;
+	default:
+		return FK_VALUE;
+	}
+}
+
 /* The tag and attribute tokens of abbreviation A in one number, kept in
- * a->user: they are mixed once per DIE rather than one by one.  0 for an
- * abbreviation with DW_FORM_indirect, whose forms are the DIE's. */
+ * a->user: they are mixed once per DIE rather than one by one; and the
+ * kind of each attribute, in its aspec.user.  0 for an abbreviation with
+ * DW_FORM_indirect, whose forms are the DIE's. */
 static uint64_t fp_shape(struct abbrev *a)
 {
 	struct fp s = { .h = { a->tag, 0 } };
@@ -602,10 +667,77 @@ static uint64_t fp_shape(struct abbrev *a)
 			return 0;
 		if (a->spec[i].at != DW_AT_sibling)
 			fp_mix(&s, fp_token(a->spec[i].at, a->spec[i].form));
+		a->spec[i].user = fp_kind(a->spec[i].at, a->spec[i].form);
 	}
 	fp_end(&s);
 	a->user = s.h[0] | 1; /* never 0 */
 	return a->user;
+}
+
+/* fpo_attrs for an abbreviation whose shape is known: each value done
+ * as its kind says. */
+static const unsigned char *fpo_shaped(struct reader *r, const struct odie *d,
+				       int tag, struct fp *f, unsigned depth,
+				       bool child)
+{
+	const struct abbrev *ab = d->ab;
+	const unsigned char *p = d->a;
+	bool be = d->u->dec->big_endian;
+	struct oattr a = { .e = d->e, .u = d->u, .die_off = d->off };
+	const char *str;
+	uint64_t u;
+	uint16_t i;
+
+	for (i = 0; i < ab->n && !f->never; i++) {
+		const struct aspec *s = &ab->spec[i];
+
+		a.at = s->at;
+		a.form = s->form;
+		a.v = p;
+		a.implicit = s->implicit;
+		if (s->size >= 0 && d->e - p >= s->size)
+			p += s->size;
+		else if (!(p = dec_skip_form(d->u, d->u->tab, s->form, p,
+					     d->e))) {
+			f->never = true; /* dec_die says what is wrong */
+			return NULL;
+		}
+		switch (s->user) {
+		case FK_SKIP:
+			break;
+		case FK_DECL_FILE:
+		case FK_DECL_LINE:
+			if (child)
+				break;
+			/* fall through */
+		case FK_UDATA:
+			if (a.form == DW_FORM_data1)
+				u = a.v[0];
+			else if (a.form == DW_FORM_data2)
+				u = dec_fixed(a.v, 2, be);
+			else if (a.form == DW_FORM_implicit_const)
+				u = (uint64_t)a.implicit;
+			else if (fpo_udata(&a, &u) != 0)
+				f->never = true;
+			if (s->user == FK_DECL_FILE)
+				u = (uintptr_t)decl_file(r, u);
+			fp_mix(f, u);
+			break;
+		case FK_REF:
+			fpo_ref(r, &a, tag, f, depth);
+			break;
+		case FK_STRP:
+			if (!(str = dec_strp_near(&a)) &&
+			    !(str = dec_string(&a)))
+				f->never = true;
+			else
+				fp_mix(f, (uint64_t)(uintptr_t)str);
+			break;
+		default:
+			fpo_value(f, &a);
+		}
+	}
+	return f->never ? NULL : p;
 }
 
 /* The attributes of D, which has TAG, as fp_attr mixes them: the shape
@@ -628,6 +760,8 @@ static const unsigned char *fpo_attrs(struct reader *r, const struct odie *d,
 	if (ab->fixed >= 0 && d->e - p < ab->fixed)
 		f->never = true;
 	fp_mix(f, shape ? shape : (uint64_t)tag);
+	if (shape)
+		return fpo_shaped(r, d, tag, f, depth, child);
 	for (i = 0; i < ab->n && !f->never; i++) {
 		const struct aspec *s = &ab->spec[i];
 
@@ -652,8 +786,7 @@ static const unsigned char *fpo_attrs(struct reader *r, const struct odie *d,
 		}
 		if (a.at == DW_AT_sibling)
 			continue;
-		if (!shape)
-			fp_mix(f, fp_token(a.at, a.form));
+		fp_mix(f, fp_token(a.at, a.form));
 		if (a.at == DW_AT_decl_column ||
 		    (child &&
 		     (a.at == DW_AT_decl_file || a.at == DW_AT_decl_line)))
@@ -757,7 +890,7 @@ static void fpo_die(struct reader *r, const struct odie *d, struct fp *f,
 	e->fp[0] = f->h[0];
 	e->fp[1] = f->h[1];
 	if (e->state == FP_DONE)
-		r->fpm.recent[fpm_hash(off) % 512] = *e;
+		fpo_remember(r, e);
 }
 
 /* Fingerprint of DIE into F: its children too, unless it is a named

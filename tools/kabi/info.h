@@ -42,6 +42,8 @@ struct aspec {
 	int32_t off;	  /* from the first attribute when every form before
 			   * it has a fixed size, else -1 */
 	int16_t size;	  /* its size when fixed, else -1 */
+	uint8_t user;	  /* a byte its reader keeps for it, 0 until then
+			   * (fingerprint.c: what to do with the value) */
 	int64_t implicit; /* DW_FORM_implicit_const's value */
 };
 

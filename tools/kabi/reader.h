@@ -49,7 +49,11 @@ struct memo_ent {
 	int64_t align;	    /* members_align, 0 until known */
 };
 
-enum { FP_NONE, FP_BUSY, FP_DONE, FP_NEVER };
+/* FP_AGG: a named aggregate, whose uses are fingerprinted (fpo_use),
+ * under its offset with FPM_USE_PTR or FPM_USE_VAL set */
+enum { FP_NONE, FP_BUSY, FP_DONE, FP_NEVER, FP_AGG };
+#define FPM_USE_PTR (UINT64_C(1) << 63)
+#define FPM_USE_VAL (UINT64_C(1) << 62)
 
 /* The fingerprint of a DIE a reference reached in this unit. */
 struct fpm_ent {
