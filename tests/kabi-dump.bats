@@ -422,7 +422,7 @@ OUT
 
 # kabi's own reader against libdw's: the same dump (text and JSON) of
 # every fixture, relocatable and linked, from gcc and clang, DWARF 4 and
-# 5, ELF32 and ELF64, little- and big-endian.  Each case prints a line
+# 5, 32- and 64-bit DWARF, ELF32 and ELF64, little- and big-endian.  Each case prints a line
 # only when the two differ.
 
 # kabi_readers_agree OBJ: nothing, or the first lines where the readers'
@@ -443,6 +443,7 @@ kabi_readers_agree() {
 	for f in "$KPARITY_ROOT/$KABI_FIXTURES"/*.c; do
 		f=$(basename "$f" .c)
 		for cc in "gcc -gdwarf-4" "gcc -gdwarf-5" "clang -gdwarf-4" "clang -gdwarf-5" \
+			"gcc -gdwarf-5 -gdwarf64" "clang -gdwarf-4 -gdwarf64" \
 			"clang --target=aarch64_be-linux-gnu" "clang --target=powerpc-linux-gnu -gdwarf-4" \
 			"arm-linux-gnueabi-gcc -gdwarf-5"; do
 			set -- $cc
@@ -467,7 +468,7 @@ kabi_readers_agree() {
 		run -0 kabi_readers_agree "$BATS_TEST_TMPDIR/$f.so"
 		assert_output ""
 	done
-	[ "$n" -ge 40 ]
+	[ "$n" -ge 52 ]
 }
 
 # Type units: -fdebug-types-section moves each type into a unit of its
