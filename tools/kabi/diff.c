@@ -467,6 +467,38 @@ static void cmp_typedef(struct report *r, const struct ktype *a,
 
 /* ---- output ---------------------------------------------------------- */
 
+/* A member's type finding F, after the tab. */
+static void text_type_finding(FILE *out, const struct finding *f)
+{
+	switch (f->what) {
+	case W_TYPE:
+		fprintf(out, "member %s: type \"%s\" -> \"%s\"", f->subject,
+			f->old, f->new);
+		if (!streq(f->old, f->old_resolved) ||
+		    !streq(f->new, f->new_resolved))
+			fprintf(out, " (resolved \"%s\" -> \"%s\")",
+				f->old_resolved, f->new_resolved);
+		break;
+	case W_TYPEDEF_ONLY:
+		fprintf(out,
+			"member %s: type \"%s\" -> \"%s\" (typedef only, resolved \"%s\")",
+			f->subject, f->old, f->new, f->old_resolved);
+		break;
+	case W_QUAL_ONLY:
+		fprintf(out,
+			"member %s: type \"%s\" -> \"%s\" (qualifiers only",
+			f->subject, f->old, f->new);
+		if (!streq(f->old, f->old_resolved) ||
+		    !streq(f->new, f->new_resolved))
+			fprintf(out, ", resolved \"%s\" -> \"%s\"",
+				f->old_resolved, f->new_resolved);
+		fputc(')', out);
+		break;
+	default:
+		break;
+	}
+}
+
 static void text_finding(FILE *out, const struct finding *f)
 {
 	fputc('\t', out);
@@ -490,27 +522,9 @@ static void text_finding(FILE *out, const struct finding *f)
 			f->new);
 		break;
 	case W_TYPE:
-		fprintf(out, "member %s: type \"%s\" -> \"%s\"", f->subject,
-			f->old, f->new);
-		if (!streq(f->old, f->old_resolved) ||
-		    !streq(f->new, f->new_resolved))
-			fprintf(out, " (resolved \"%s\" -> \"%s\")",
-				f->old_resolved, f->new_resolved);
-		break;
 	case W_TYPEDEF_ONLY:
-		fprintf(out,
-			"member %s: type \"%s\" -> \"%s\" (typedef only, resolved \"%s\")",
-			f->subject, f->old, f->new, f->old_resolved);
-		break;
 	case W_QUAL_ONLY:
-		fprintf(out,
-			"member %s: type \"%s\" -> \"%s\" (qualifiers only",
-			f->subject, f->old, f->new);
-		if (!streq(f->old, f->old_resolved) ||
-		    !streq(f->new, f->new_resolved))
-			fprintf(out, ", resolved \"%s\" -> \"%s\"",
-				f->old_resolved, f->new_resolved);
-		fputc(')', out);
+		text_type_finding(out, f);
 		break;
 	case W_ADDED:
 		fprintf(out, "member %s: added at %s, type \"%s\"", f->subject,

@@ -272,14 +272,55 @@ static void abbrev_layout(struct atable *t, struct abbrev *a)
 	a->fixed = off;
 }
 
+/* The attribute specs of abbreviation A (CODE) at *P, before END, into
+ * T->specs from index *N (room for *CAP); *P moves past them.  0, 1 when
+ * they run past END, or -1 (failed). */
+static int abbrev_specs(struct dec *d, const struct unit *u, struct atable *t,
+			const unsigned char **p, const unsigned char *end,
+			struct abbrev *a, size_t *n, size_t *cap)
+{
+	uint64_t at, form;
+	int64_t implicit;
+
+	for (;;) {
+		if (dec_uleb(p, end, &at) != 0 || dec_uleb(p, end, &form) != 0)
+			return 1;
+		if (at == 0 && form == 0)
+			return 0;
+		implicit = 0;
+		if (form == DW_FORM_implicit_const &&
+		    sleb(p, end, &implicit) != 0)
+			return 1;
+		if (a->n == UINT16_MAX) {
+			dec_fail(d,
+				 "abbreviation %" PRIu64
+				 " at .debug_abbrev offset 0x%" PRIx64
+				 " has more than %u attributes",
+				 a->code, u->abbrev_off, UINT16_MAX - 1);
+			return -1;
+		}
+		if (*n == *cap) {
+			*cap = *cap ? 2 * *cap : 256;
+			t->specs = xrealloc(t->specs, *cap * sizeof(*t->specs));
+		}
+		t->specs[(*n)++] = (struct aspec){
+			.at = at > UINT32_MAX ? UINT32_MAX : (uint32_t)at,
+			.form = form > UINT32_MAX ? UINT32_MAX : (uint32_t)form,
+			.implicit = implicit
+		};
+		a->n++;
+	}
+}
+
 /* Parse the table at OFF of .debug_abbrev for units with U's sizes. */
 static struct atable *atable_parse(struct dec *d, const struct unit *u)
 {
 	const struct dsec *s = &d->sec[DSEC_ABBREV];
 	const unsigned char *p = s->p + u->abbrev_off, *end = s->p + s->n;
 	struct atable *t = xcalloc(1, sizeof(*t));
-	size_t cap = 0, scap = 0, nspec = 0, i;
-	uint64_t code, tag, at, form;
+	size_t cap = 0, scap = 0, nspec = 0, i, *first = NULL;
+	uint64_t code, tag;
+	int rc;
 
 	t->off = u->abbrev_off;
 	t->addr_size = u->addr_size;
@@ -287,7 +328,6 @@ static struct atable *atable_parse(struct dec *d, const struct unit *u)
 	t->ref_addr_size = u->version == 2 ? u->addr_size : u->offset_size;
 	for (;;) {
 		struct abbrev *a;
-		int64_t implicit;
 
 		if (dec_uleb(&p, end, &code) != 0)
 			goto past_end;
@@ -298,53 +338,26 @@ static struct atable *atable_parse(struct dec *d, const struct unit *u)
 		if (t->n == cap) {
 			cap = cap ? 2 * cap : 64;
 			t->v = xrealloc(t->v, cap * sizeof(*t->v));
+			first = xrealloc(first, cap * sizeof(*first));
 		}
+		first[t->n] = nspec; /* the specs may yet move */
 		a = &t->v[t->n++];
 		memset(a, 0, sizeof(*a));
 		a->code = code;
 		a->tag = tag > UINT32_MAX ? UINT32_MAX : (uint32_t)tag;
 		a->children = *p++ != 0;
-		/* the specs are placed after the loop: spec holds an index */
-		a->spec = (struct aspec *)(uintptr_t)nspec;
-		for (;;) {
-			if (dec_uleb(&p, end, &at) != 0 ||
-			    dec_uleb(&p, end, &form) != 0)
-				goto past_end;
-			if (at == 0 && form == 0)
-				break;
-			implicit = 0;
-			if (form == DW_FORM_implicit_const &&
-			    sleb(&p, end, &implicit) != 0)
-				goto past_end;
-			if (a->n == UINT16_MAX) {
-				dec_fail(d,
-					 "abbreviation %" PRIu64
-					 " at .debug_abbrev offset 0x%" PRIx64
-					 " has more than %u attributes",
-					 code, u->abbrev_off, UINT16_MAX - 1);
-				goto fail;
-			}
-			if (nspec == scap) {
-				scap = scap ? 2 * scap : 256;
-				t->specs = xrealloc(t->specs,
-						    scap * sizeof(*t->specs));
-			}
-			t->specs[nspec++] = (struct aspec){
-				.at = at > UINT32_MAX ? UINT32_MAX :
-							(uint32_t)at,
-				.form = form > UINT32_MAX ? UINT32_MAX :
-							    (uint32_t)form,
-				.implicit = implicit
-			};
-			a->n++;
-		}
+		rc = abbrev_specs(d, u, t, &p, end, a, &nspec, &scap);
+		if (rc > 0)
+			goto past_end;
+		if (rc < 0)
+			goto fail;
 	}
 	for (i = 0; i < t->n; i++) {
 		/* no table of specs when no abbreviation has an attribute */
-		t->v[i].spec = t->specs ? t->specs + (uintptr_t)t->v[i].spec :
-					  NULL;
+		t->v[i].spec = t->specs ? t->specs + first[i] : NULL;
 		abbrev_layout(t, &t->v[i]);
 	}
+	free(first);
 	if (t->n)
 		qsort(t->v, t->n, sizeof(*t->v), abbrev_cmp);
 	/* producers number their abbreviations from 1: a direct index */
@@ -363,13 +376,9 @@ past_end:
 		 " runs past the end of the section",
 		 u->abbrev_off);
 fail:
+	free(first);
 	atable_free(t);
 	return NULL;
-}
-
-const struct abbrev *dec_abbrev(const struct unit *u, uint64_t code)
-{
-	return abbrev_find(u->tab, code);
 }
 
 static const struct abbrev *abbrev_find(const struct atable *t, uint64_t code)
@@ -387,6 +396,11 @@ static const struct abbrev *abbrev_find(const struct atable *t, uint64_t code)
 			hi = mid;
 	}
 	return lo < t->n && t->v[lo].code == code ? &t->v[lo] : NULL;
+}
+
+const struct abbrev *dec_abbrev(const struct unit *u, uint64_t code)
+{
+	return abbrev_find(u->tab, code);
 }
 
 /* U's table, parsed or shared with a unit of the same sizes. */
@@ -519,7 +533,6 @@ int dec_die(struct unit *u, uint64_t off, struct odie *d)
 			 off);
 		return -1;
 	}
-	u->dec->n_dies++;
 	if (code == 0) {
 		d->e = p;
 		return 0;
@@ -644,13 +657,11 @@ static const unsigned char *skip_children(const struct odie *d,
 		c.e = attrs_end(u, a, q, c.off);
 		if (!c.e)
 			return NULL;
-		u->dec->n_skipped++;
 		if (a->children && a->sibling >= 0) {
 			uint64_t t = sibling_target(&c, (uint16_t)a->sibling);
 
 			if (!t)
 				return NULL;
-			u->dec->n_jumps++;
 			p = at_off(u, t);
 			if (t == u->end) {
 				dec_fail(u->dec,
@@ -738,7 +749,6 @@ bool dec_attr_at(const struct odie *d, uint16_t i, struct oattr *a)
 	}
 	a->form = (unsigned)form;
 	a->v = p;
-	d->u->dec->n_values++;
 	return true;
 }
 
@@ -1173,90 +1183,37 @@ static int peek_info(struct dec *d, const struct dsec *s, bool types,
 	return 0;
 }
 
-int dec_unit_string(struct unit *u, unsigned at, char **str)
+/* Where the attribute specs of abbreviation CODE of U's table start, read
+ * from .debug_abbrev without parsing the table: usually the first. */
+static const unsigned char *abbrev_seek(const struct unit *u, uint64_t code)
 {
-	struct dec *d = u->dec;
-	const struct dsec *ab = &d->sec[DSEC_ABBREV];
-	unsigned char buf[4096];
-	const unsigned char *p = at_off(u, u->die0), *end = unit_end(u);
-	const unsigned char *q = ab->p + u->abbrev_off, *qend = ab->p + ab->n;
-	struct atable sizes = { .addr_size = u->addr_size,
-				.offset_size = u->offset_size,
-				.ref_addr_size = u->version == 2 ?
-							 u->addr_size :
-							 u->offset_size };
-	struct oattr a = { .e = end, .u = u, .die_off = u->die0 };
-	uint64_t code, c, tag, sat, form, base;
+	const struct dsec *ab = &u->dec->sec[DSEC_ABBREV];
+	const unsigned char *q = ab->p + u->abbrev_off, *end = ab->p + ab->n;
+	uint64_t c, tag, at, form;
 	int64_t implicit;
-	bool found = false;
 
-	if (d->peek && !u->types) {
-		size_t n = u->end - u->die0 < sizeof(buf) ? u->end - u->die0 :
-							    sizeof(buf);
-
-		if (peek_info(d, NULL, false, u->die0 - u->sbase, buf, n) != 0)
-			return -1;
-		p = buf;
-		end = buf + n;
-	}
-	a.e = end;
-	if (dec_uleb(&p, end, &code) != 0 || code == 0)
-		goto bad;
-	/* the unit DIE's abbreviation, usually the table's first */
 	for (;;) {
-		if (dec_uleb(&q, qend, &c) != 0 || c == 0 ||
-		    dec_uleb(&q, qend, &tag) != 0 || q == qend)
-			goto bad;
+		if (dec_uleb(&q, end, &c) != 0 || c == 0 ||
+		    dec_uleb(&q, end, &tag) != 0 || q == end)
+			return NULL;
 		q++; /* children */
 		if (c == code)
-			break;
+			return q;
 		do {
-			if (dec_uleb(&q, qend, &sat) != 0 ||
-			    dec_uleb(&q, qend, &form) != 0 ||
+			if (dec_uleb(&q, end, &at) != 0 ||
+			    dec_uleb(&q, end, &form) != 0 ||
 			    (form == DW_FORM_implicit_const &&
-			     sleb(&q, qend, &implicit) != 0))
-				goto bad;
-		} while (sat || form);
+			     sleb(&q, end, &implicit) != 0))
+				return NULL;
+		} while (at || form);
 	}
-	for (;;) {
-		if (dec_uleb(&q, qend, &sat) != 0 ||
-		    dec_uleb(&q, qend, &form) != 0)
-			goto bad;
-		if (!sat && !form)
-			break;
-		if (form == DW_FORM_implicit_const &&
-		    sleb(&q, qend, &implicit) != 0)
-			goto bad;
-		if (form == DW_FORM_indirect || form > 0xffff)
-			goto bad; /* dec_unit_die reads it, and says why */
-		if (sat == at) {
-			a.at = (unsigned)sat;
-			a.form = (unsigned)form;
-			a.v = p;
-			found = true;
-		} else if (sat == DW_AT_str_offsets_base &&
-			   form == DW_FORM_sec_offset &&
-			   end - p >= u->offset_size) {
-			base = dec_fixed(p, u->offset_size, d->big_endian);
-			u->str_off_base = base;
-		}
-		p = dec_skip_form(u, &sizes, (unsigned)form, p, end);
-		if (!p)
-			goto bad;
-	}
-	if (!found)
-		return 0;
-	{
-		const char *s = dec_string(&a);
+}
 
-		if (!s)
-			return -1;
-		*str = xstrdup(s);
-	}
-	return 1;
-bad : {
-	/* the long way, which says what is wrong, if anything */
+/* dec_unit_string the long way, which says what is wrong, if anything. */
+static int unit_string_parsed(struct unit *u, unsigned at, char **str)
+{
 	struct odie die;
+	struct oattr a;
 	const char *s;
 	int rc = 0;
 
@@ -1271,6 +1228,70 @@ bad : {
 	dec_unit_done(u);
 	return rc;
 }
+
+int dec_unit_string(struct unit *u, unsigned at, char **str)
+{
+	struct dec *d = u->dec;
+	const struct dsec *ab = &d->sec[DSEC_ABBREV];
+	unsigned char buf[4096];
+	const unsigned char *p = at_off(u, u->die0), *end = unit_end(u), *q;
+	struct atable sizes = { .addr_size = u->addr_size,
+				.offset_size = u->offset_size,
+				.ref_addr_size = u->version == 2 ?
+							 u->addr_size :
+							 u->offset_size };
+	struct oattr a = { .u = u, .die_off = u->die0 };
+	uint64_t code, sat, form;
+	int64_t implicit;
+	bool found = false;
+
+	if (d->peek && !u->types) {
+		size_t n = u->end - u->die0 < sizeof(buf) ? u->end - u->die0 :
+							    sizeof(buf);
+
+		if (peek_info(d, NULL, false, u->die0 - u->sbase, buf, n) != 0)
+			return -1;
+		p = buf;
+		end = buf + n;
+	}
+	a.e = end;
+	if (dec_uleb(&p, end, &code) != 0 || code == 0 ||
+	    !(q = abbrev_seek(u, code)))
+		return unit_string_parsed(u, at, str);
+	for (;;) {
+		if (dec_uleb(&q, ab->p + ab->n, &sat) != 0 ||
+		    dec_uleb(&q, ab->p + ab->n, &form) != 0 ||
+		    (form == DW_FORM_implicit_const &&
+		     sleb(&q, ab->p + ab->n, &implicit) != 0) ||
+		    form == DW_FORM_indirect || form > 0xffff)
+			return unit_string_parsed(u, at, str);
+		if (!sat && !form)
+			break;
+		if (sat == at) {
+			a.at = (unsigned)sat;
+			a.form = (unsigned)form;
+			a.v = p;
+			found = true;
+		} else if (sat == DW_AT_str_offsets_base &&
+			   form == DW_FORM_sec_offset &&
+			   end - p >= u->offset_size) {
+			u->str_off_base =
+				dec_fixed(p, u->offset_size, d->big_endian);
+		}
+		p = dec_skip_form(u, &sizes, (unsigned)form, p, end);
+		if (!p)
+			return unit_string_parsed(u, at, str);
+	}
+	if (!found)
+		return 0;
+	{
+		const char *s = dec_string(&a);
+
+		if (!s)
+			return -1;
+		*str = xstrdup(s);
+	}
+	return 1;
 }
 
 int dec_unit_die(struct unit *u, struct odie *die)
@@ -1286,59 +1307,22 @@ int dec_unit_die(struct unit *u, struct odie *die)
 	return rc == 1 ? 0 : -1;
 }
 
-/* The header of the unit at OFF of section S, which starts at SBASE, into
- * U; 0, or -1 (failed). */
-static int unit_header(struct dec *d, const struct dsec *s,
-		       const unsigned char *h, size_t hn, uint64_t sbase,
-		       uint64_t off, bool types, struct unit *u)
+/* The fields of a unit header after its length and version at *P
+ * (before END) into U; *P moves past them.  0, 1 for a corrupt header,
+ * or -1 (failed). */
+static int unit_fields(struct dec *d, struct unit *u, const unsigned char **pp,
+		       const unsigned char *end, bool types, const char *name,
+		       uint64_t off)
 {
-	const unsigned char *p = h, *end = h + hn;
-	const char *name = types ? ".debug_types" : ".debug_info";
-	uint64_t len, rest = s->n - off; /* section bytes from the unit on */
-	unsigned osz = 4;
+	const unsigned char *p = *pp;
+	long osz = u->offset_size;
 
-	memset(u, 0, sizeof(*u));
-	u->dec = d;
-	u->mapped = u->data = s->p + off;
-	u->sbase = sbase;
-	u->off = sbase + off;
-	u->types = types;
-	if (end - p < 4)
-		goto corrupt;
-	len = dec_fixed(p, 4, d->big_endian);
-	p += 4;
-	if (len == 0xffffffff) {
-		osz = 8;
-		if (end - p < 8)
-			goto corrupt;
-		len = dec_fixed(p, 8, d->big_endian);
-		p += 8;
-	} else if (len >= 0xfffffff0) {
-		goto corrupt;
-	}
-	if (len > rest - (uint64_t)(p - h) || len < 2)
-		goto corrupt;
-	u->end = u->off + (uint64_t)(p - h) + len;
-	if ((uint64_t)(end - p) > len)
-		end = p + len;
-	u->offset_size = (uint8_t)osz;
-	u->version = (uint8_t)dec_fixed(p, 2, d->big_endian);
-	p += 2;
-	if (dec_fixed(p - 2, 2, d->big_endian) < 2 ||
-	    dec_fixed(p - 2, 2, d->big_endian) > 5) {
-		dec_fail(d,
-			 "unsupported DWARF version %u at %s offset 0x%" PRIx64
-			 " (kabi reads 2 to 5)",
-			 (unsigned)dec_fixed(p - 2, 2, d->big_endian), name,
-			 off);
-		return -1;
-	}
 	if (u->version == 5) {
-		if (end - p < 2 + (long)osz)
-			goto corrupt;
+		if (end - p < 2 + osz)
+			return 1;
 		u->unit_type = p[0];
 		u->addr_size = p[1];
-		u->abbrev_off = dec_fixed(p + 2, osz, d->big_endian);
+		u->abbrev_off = dec_fixed(p + 2, (unsigned)osz, d->big_endian);
 		p += 2 + osz;
 		if (u->unit_type < DW_UT_compile ||
 		    u->unit_type > DW_UT_split_type) {
@@ -1349,10 +1333,10 @@ static int unit_header(struct dec *d, const struct dsec *s,
 			return -1;
 		}
 	} else {
-		if (end - p < 1 + (long)osz)
-			goto corrupt;
+		if (end - p < 1 + osz)
+			return 1;
 		u->unit_type = types ? DW_UT_type : DW_UT_compile;
-		u->abbrev_off = dec_fixed(p, osz, d->big_endian);
+		u->abbrev_off = dec_fixed(p, (unsigned)osz, d->big_endian);
 		u->addr_size = p[osz];
 		p += 1 + osz;
 	}
@@ -1371,17 +1355,70 @@ static int unit_header(struct dec *d, const struct dsec *s,
 		return -1;
 	}
 	if (u->unit_type == DW_UT_type) {
-		if (end - p < 8 + (long)osz)
-			goto corrupt;
+		if (end - p < 8 + osz)
+			return 1;
 		u->sig = dec_fixed(p, 8, d->big_endian);
-		u->type_off = dec_fixed(p + 8, osz, d->big_endian);
+		u->type_off = dec_fixed(p + 8, (unsigned)osz, d->big_endian);
 		p += 8 + osz;
 	}
-	u->die0 = u->off + (uint64_t)(p - h);
-	if (u->die0 >= u->end)
+	*pp = p;
+	return 0;
+}
+
+/* The header of the unit at OFF of section S, which starts at SBASE, into
+ * U, from H, its first HN bytes (the section's, or a copy); 0, or -1
+ * (failed). */
+static int unit_header(struct dec *d, const struct dsec *s,
+		       const unsigned char *h, size_t hn, uint64_t sbase,
+		       uint64_t off, bool types, struct unit *u)
+{
+	const unsigned char *p = h, *end = h + hn;
+	const char *name = types ? ".debug_types" : ".debug_info";
+	uint64_t len, version, rest = s->n - off; /* from the unit on */
+	int rc;
+
+	memset(u, 0, sizeof(*u));
+	u->dec = d;
+	u->mapped = u->data = s->p + off;
+	u->sbase = sbase;
+	u->off = sbase + off;
+	u->types = types;
+	u->offset_size = 4;
+	if (end - p < 4)
 		goto corrupt;
-	if (u->unit_type == DW_UT_type &&
-	    (u->type_off >= u->end - u->off || u->off + u->type_off < u->die0))
+	len = dec_fixed(p, 4, d->big_endian);
+	p += 4;
+	if (len == 0xffffffff) {
+		u->offset_size = 8;
+		if (end - p < 8)
+			goto corrupt;
+		len = dec_fixed(p, 8, d->big_endian);
+		p += 8;
+	} else if (len >= 0xfffffff0) {
+		goto corrupt;
+	}
+	if (len > rest - (uint64_t)(p - h) || len < 2)
+		goto corrupt;
+	u->end = u->off + (uint64_t)(p - h) + len;
+	if ((uint64_t)(end - p) > len)
+		end = p + len;
+	version = dec_fixed(p, 2, d->big_endian);
+	p += 2;
+	if (version < 2 || version > 5) {
+		dec_fail(d,
+			 "unsupported DWARF version %u at %s offset 0x%" PRIx64
+			 " (kabi reads 2 to 5)",
+			 (unsigned)version, name, off);
+		return -1;
+	}
+	u->version = (uint8_t)version;
+	rc = unit_fields(d, u, &p, end, types, name, off);
+	if (rc < 0)
+		return -1;
+	u->die0 = u->off + (uint64_t)(p - h);
+	if (rc > 0 || u->die0 >= u->end ||
+	    (u->unit_type == DW_UT_type && (u->type_off >= u->end - u->off ||
+					    u->off + u->type_off < u->die0)))
 		goto corrupt;
 	if (!d->sec[DSEC_ABBREV].p || u->abbrev_off >= d->sec[DSEC_ABBREV].n) {
 		dec_fail(d,
@@ -1391,7 +1428,7 @@ static int unit_header(struct dec *d, const struct dsec *s,
 			 u->abbrev_off, name, off);
 		return -1;
 	}
-	u->str_off_base = osz == 8 ? 16 : 8;
+	u->str_off_base = u->offset_size == 8 ? 16 : 8;
 	return 0;
 corrupt:
 	dec_fail(d, "corrupt unit header at %s offset 0x%" PRIx64, name, off);

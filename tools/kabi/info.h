@@ -6,7 +6,7 @@
  * (through libdw or libdwfl, which relocate and decompress them); what
  * is decoded is checked against the bounds of its section, and the first
  * failure is kept, with the DIE and form it concerns, for the reader to
- * report (dec_failed, dec_errmsg).
+ * report (dec->failed, dec->err).
  *
  * A DIE is decoded as far as its abbreviation: its attributes are found
  * by their forms' sizes and only those asked for are read.  Subtrees a
@@ -96,7 +96,7 @@ struct dec {
 	bool big_endian;
 	struct unit *units; /* every unit, in order of offset */
 	size_t nunits;
-	struct atable **tabs; /* parsed abbreviation tables, by abbrev_off */
+	struct atable **tabs; /* the abbreviation tables units hold */
 	size_t ntabs, tabs_cap;
 	struct sig_ent *sigs; /* type units by signature, sorted */
 	size_t nsigs;
@@ -106,9 +106,6 @@ struct dec {
 	void *peek_ctx;
 	bool failed;
 	char err[384];
-	/* what was read: DIEs decoded, DIEs stepped over by their forms,
-	 * subtrees jumped over by DW_AT_sibling, attribute values read */
-	uint64_t n_dies, n_skipped, n_jumps, n_values;
 };
 
 /* A DIE: its abbreviation, where its attributes are, its unit. */

@@ -467,7 +467,32 @@ static int dsec_set(struct reader *r, struct dsec *s, const char *name,
 	return 0;
 }
 
-int input_sections(struct reader *r, struct handle *h)
+/* The data of section SCN, NAME, decompressed; 0, or -1 (failed). */
+static int section_data(struct reader *r, Elf_Scn *scn, const GElf_Shdr *sh,
+			const char *name, struct dsec *v)
+{
+	Elf_Data *data;
+
+	/* libdw decompresses the sections it reads, not all */
+	if ((sh->sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0) {
+		rd_fail(r, "elf_compress: section '%s': %s", name,
+			elf_errmsg(-1));
+		return -1;
+	}
+	data = elf_getdata(scn, NULL);
+	if (!data) {
+		rd_fail(r, "elf_getdata: section '%s': %s", name,
+			elf_errmsg(-1));
+		return -1;
+	}
+	*v = (struct dsec){ data->d_buf, data->d_buf ? data->d_size : 0 };
+	return 0;
+}
+
+/* Section NAME, of data V, where the decoder (or lines.c: LINE) reads
+ * it; 0, or -1 (failed). */
+static int section_place(struct reader *r, const char *name, struct dsec v,
+			 struct dsec *line)
 {
 	static const struct {
 		const char *name;
@@ -477,11 +502,34 @@ int input_sections(struct reader *r, struct handle *h)
 		    { ".debug_line_str", DSEC_LINE_STR },
 		    { ".debug_str_offsets", DSEC_STR_OFFSETS },
 		    { ".debug_line", DSEC_NR } };
+	struct dec *d = r->dec;
+	size_t i;
+
+	if (strcmp(name, ".debug_info") == 0) {
+		dsec_push(&d->info, &d->ninfo, v);
+		return 0;
+	}
+	if (strcmp(name, ".debug_types") == 0) {
+		dsec_push(&d->types, &d->ntypes, v);
+		return 0;
+	}
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (strcmp(name, own[i].name) == 0)
+			return dsec_set(r,
+					own[i].dsec == DSEC_NR ?
+						line :
+						&d->sec[own[i].dsec],
+					name, v);
+	return 0;
+}
+
+int input_sections(struct reader *r, struct handle *h)
+{
 	struct dsec line = { NULL, 0 };
 	Elf *elf = dwarf_getelf(h->dw);
 	struct dec *d = r->dec;
 	Elf_Scn *scn = NULL;
-	size_t shstrndx, i, fsize;
+	size_t shstrndx, fsize;
 	const char *base;
 
 	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0) {
@@ -493,46 +541,15 @@ int input_sections(struct reader *r, struct handle *h)
 		struct dsec v;
 		const char *name;
 		GElf_Shdr sh;
-		Elf_Data *data;
 
 		if (!gelf_getshdr(scn, &sh) ||
 		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)) ||
 		    strncmp(name, ".debug_", 7) != 0 ||
 		    sh.sh_type == SHT_NOBITS)
 			continue;
-		/* libdw decompresses the sections it reads, not all */
-		if ((sh.sh_flags & SHF_COMPRESSED) &&
-		    elf_compress(scn, 0, 0) < 0) {
-			rd_fail(r, "elf_compress: section '%s': %s", name,
-				elf_errmsg(-1));
+		if (section_data(r, scn, &sh, name, &v) != 0 ||
+		    section_place(r, name, v, &line) != 0)
 			return -1;
-		}
-		data = elf_getdata(scn, NULL);
-		if (!data) {
-			rd_fail(r, "elf_getdata: section '%s': %s", name,
-				elf_errmsg(-1));
-			return -1;
-		}
-		v = (struct dsec){ data->d_buf,
-				   data->d_buf ? data->d_size : 0 };
-		if (strcmp(name, ".debug_info") == 0) {
-			dsec_push(&d->info, &d->ninfo, v);
-			continue;
-		}
-		if (strcmp(name, ".debug_types") == 0) {
-			dsec_push(&d->types, &d->ntypes, v);
-			continue;
-		}
-		for (i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
-			if (strcmp(name, own[i].name) != 0)
-				continue;
-			if (dsec_set(r,
-				     own[i].dsec == DSEC_NR ?
-					     &line :
-					     &d->sec[own[i].dsec],
-				     name, v) != 0)
-				return -1;
-		}
 	}
 	r->lines.line_sec = (struct lsec){ line.p, line.n };
 	r->lines.str_sec =

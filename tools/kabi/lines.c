@@ -220,16 +220,24 @@ static void lfiles_reserve(struct reader *r, uint64_t n)
 
 /*
  * The directory and file tables of a DWARF 2 to 4 line table header at
- * C (past the standard opcode lengths), named as libdw names them:
+ * C (past its version), named as libdw names them:
  * directory 0 is the unit's compilation directory, a relative name is
  * joined to its directory (which may be relative), and file 0, which
  * such tables do not have, is "???".  0, or -1 (C bad).
  */
-static int line_files_v4(struct reader *r, struct lcur *c)
+static int line_files_v4(struct reader *r, struct lcur *c, unsigned version,
+			 unsigned offsz)
 {
 	const char **dirs = NULL, *name;
 	uint64_t ndirs = 1, nfiles = 1, dir;
 	size_t cap = 8;
+	unsigned k;
+
+	lc_skip(c, offsz); /* header_length */
+	/* min_inst, (4:) max_ops, is_stmt, line_base, line_range */
+	lc_skip(c, version == 4 ? 5 : 4);
+	k = (unsigned)lc_fixed(c, 1); /* opcode_base */
+	lc_skip(c, k ? k - 1 : 0);
 
 	dirs = xcalloc(cap, sizeof(*dirs));
 	dirs[0] = r->lines.comp_dir;
@@ -289,14 +297,8 @@ int line_files(struct reader *r, uint64_t off)
 		return -1;
 	c.end = c.p + len;
 	k = (unsigned)lc_fixed(&c, 2);
-	if (r->own && k >= 2 && k <= 4) {
-		lc_skip(&c, offsz); /* header_length */
-		/* min_inst, (4:) max_ops, is_stmt, line_base, line_range */
-		lc_skip(&c, k == 4 ? 5 : 4);
-		k = (unsigned)lc_fixed(&c, 1); /* opcode_base */
-		lc_skip(&c, k ? k - 1 : 0);
-		return line_files_v4(r, &c);
-	}
+	if (r->own && k >= 2 && k <= 4)
+		return line_files_v4(r, &c, k, offsz);
 	if (k != 5)
 		return -1;
 	lc_skip(&c, 2);	    /* address and segment selector size */
