@@ -153,7 +153,7 @@ say_toolchain() {
 
 # kmake ARG...: make in the kernel tree for the module, not under ours
 kmake() {
-	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -C "$kdir" M="$mdir" "$@"
+	"$TOPDIR/scripts/kernel-make.sh" "$kdir" M="$mdir" "$@"
 }
 
 # direct_build: the module with a compiler of the kernel's family

@@ -37,7 +37,7 @@ OUT
 @test "kabi cli: help VERB and VERB --help print the same usage" {
 	run -0 "$KABI" help diff
 	local help=$output
-	assert_line --index 0 "usage: kabi diff [--json] [--only-layout] [--only-common]"
+	assert_line --index 0 "usage: kabi diff [--json [--layouts]] [--only-layout] [--only-common]"
 	assert_line "Exit status: 0 identical, bits 1 error, 2 usage, 4 changes, 8 incompatible."
 	run -0 "$KABI" diff --help
 	assert_output "$help"
@@ -76,8 +76,8 @@ OUT
 
 @test "kabi cli: each verb takes exactly the options of its table" {
 	local opt
-	for opt in --only-layout --only-common "--suppressions=x.supp"; do
-		run -2 --separate-stderr "$KABI" dump "$opt" x.o
+	for opt in --only-layout --only-common --layouts "--suppressions=x.supp"; do
+		run -2 --separate-stderr "$KABI" dump --json "$opt" x.o
 		[ "$stderr" = "kabi: dump: option '${opt%%=*}' does not apply" ]
 	done
 	for opt in --json "--output=x" -ox "--root=." "--threads=1"; do

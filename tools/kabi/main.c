@@ -25,6 +25,7 @@ struct opts {
 	bool json;
 	bool only_layout;
 	bool only_common;
+	bool layouts;
 	bool help;
 	int threads; /* 0: one per CPU */
 	const char *output;
@@ -42,6 +43,7 @@ enum {
 	OPT_JSON = 256,
 	OPT_ONLY_LAYOUT,
 	OPT_ONLY_COMMON,
+	OPT_LAYOUTS,
 	OPT_SUPP,
 	OPT_ROOT,
 	OPT_TYPE,
@@ -94,7 +96,7 @@ static const struct cmd cmds[] = {
 		  OPT_BIT(OPT_FORMAT) | OPT_BIT(OPT_BASE_BTF) |
 		  OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_READER) },
 	{ "diff", cmd_diff,
-	  "usage: kabi diff [--json] [--only-layout] [--only-common]\n"
+	  "usage: kabi diff [--json [--layouts]] [--only-layout] [--only-common]\n"
 	  "                 [--suppressions FILE] [--root DIR]... [--type NAME]...\n"
 	  "                 [--kind KIND] [--debug-dir DIR] [-o FILE]\n"
 	  "                 [--threads N] [--max-memory SIZE] OLD NEW\n"
@@ -102,6 +104,7 @@ static const struct cmd cmds[] = {
 	  "  --json               print JSON instead of text\n"
 	  "  --only-layout        ignore changes of typedef names or qualifiers alone\n"
 	  "  --only-common        compare only the types both sides have\n"
+	  "  --layouts            with --json, each changed type with both layouts\n"
 	  "  --suppressions FILE  hide changes matched by [suppress_type] sections\n"
 	  "  --root DIR           make declaration paths relative to DIR (repeatable)\n"
 	  "  --type NAME          only this type: \"foo\" or \"struct foo\" (repeatable)\n"
@@ -117,12 +120,12 @@ static const struct cmd cmds[] = {
 	  "Exit status: 0 identical, bits 1 error, 2 usage, 4 changes, 8 incompatible.\n",
 	  2, 2,
 	  OPT_BIT(OPT_JSON) | OPT_BIT(OPT_ONLY_LAYOUT) |
-		  OPT_BIT(OPT_ONLY_COMMON) | OPT_BIT(OPT_SUPP) |
-		  OPT_BIT(OPT_ROOT) | OPT_BIT(OPT_TYPE) | OPT_BIT(OPT_KIND) |
-		  OPT_BIT(OPT_DEBUG_DIR) | OPT_BIT(OPT_THREADS) |
-		  OPT_BIT(OPT_MAX_MEMORY) | OPT_BIT(OPT_FORMAT) |
-		  OPT_BIT(OPT_BASE_BTF) | OPT_BIT(OPT_OUTPUT) |
-		  OPT_BIT(OPT_READER) },
+		  OPT_BIT(OPT_ONLY_COMMON) | OPT_BIT(OPT_LAYOUTS) |
+		  OPT_BIT(OPT_SUPP) | OPT_BIT(OPT_ROOT) | OPT_BIT(OPT_TYPE) |
+		  OPT_BIT(OPT_KIND) | OPT_BIT(OPT_DEBUG_DIR) |
+		  OPT_BIT(OPT_THREADS) | OPT_BIT(OPT_MAX_MEMORY) |
+		  OPT_BIT(OPT_FORMAT) | OPT_BIT(OPT_BASE_BTF) |
+		  OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_READER) },
 	{ "help", cmd_help, "usage: kabi help [VERB]\n", 0, 1, 0 },
 };
 
@@ -398,6 +401,7 @@ static int cmd_diff(struct opts *o)
 			       .only_layout = o->only_layout,
 			       .only_common = o->only_common,
 			       .json = o->json,
+			       .layouts = o->layouts,
 			       .old_name = o->files[0],
 			       .new_name = o->files[1] };
 	struct supp_set *supp = NULL;
@@ -447,6 +451,7 @@ static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "only-layout", no_argument, NULL, OPT_ONLY_LAYOUT },
 	{ "only-common", no_argument, NULL, OPT_ONLY_COMMON },
+	{ "layouts", no_argument, NULL, OPT_LAYOUTS },
 	{ "suppressions", required_argument, NULL, OPT_SUPP },
 	{ "root", required_argument, NULL, OPT_ROOT },
 	{ "type", required_argument, NULL, OPT_TYPE },
@@ -603,6 +608,9 @@ static int set_opt(const struct cmd *cmd, int c, char *arg, struct opts *o)
 	case OPT_ONLY_COMMON:
 		o->only_common = true;
 		break;
+	case OPT_LAYOUTS:
+		o->layouts = true;
+		break;
 	case OPT_SUPP:
 		o->supp_path = arg;
 		break;
@@ -691,6 +699,10 @@ static int check_opts(const struct cmd *cmd, const struct opts *o)
 			 cmd->max_files == 2 ? "OLD and NEW" :
 					       "at most one VERB");
 		fputs(cmd->usage, stderr);
+		return KABI_EXIT_USAGE;
+	}
+	if (o->layouts && !o->json) {
+		kabi_err("%s: option '--layouts' needs '--json'", cmd->name);
 		return KABI_EXIT_USAGE;
 	}
 	return 0;
