@@ -491,3 +491,70 @@ kabi_readers_agree() {
 	run -0 "$KABI" dump --reader libdw "$BATS_TEST_TMPDIR/tu"
 	assert_output ""
 }
+
+# --stats: what kabi's reader decoded of each input, counted on stderr.
+# tools/kabi/bench/dwalk.c, libdw's walk of every DIE, counts them too.
+
+# stats_dwalk: $BATS_TEST_TMPDIR/dwalk, built from the bench's source
+stats_dwalk() {
+	cc -std=c11 -O2 "$KPARITY_ROOT/tools/kabi/bench/dwalk.c" -o "$BATS_TEST_TMPDIR/dwalk" -ldw
+}
+
+# stats_line OBJ [OPTION...]: "kabi dump --stats OPTION... OBJ"'s stderr, checked to hold every
+# DIE that dwalk counts once, decoded, stepped over or not reached; its
+# numbers in STATS (units dies decoded stepped not-reached)
+stats_line() {
+	local re="^kabi: '$1': ([0-9]+) units, ([0-9]+) DIEs: ([0-9]+) decoded, ([0-9]+) stepped over, ([0-9]+) not reached\$"
+
+	run -0 "$KABI" dump "$1"
+	local plain=$output
+	run -0 --separate-stderr "$KABI" dump --stats "${@:2}" "$1"
+	assert_equal "$output" "$plain"
+	[[ $stderr =~ $re ]] || fail "not a --stats line: '$stderr'"
+	STATS=("${BASH_REMATCH[@]:1}")
+	run -0 "$BATS_TEST_TMPDIR/dwalk" "$1"
+	assert_equal "${STATS[1]} DIEs" "$output"
+	assert_equal $((STATS[2] + STATS[3] + STATS[4])) "${STATS[1]}"
+}
+
+@test "kabi dump: --stats counts every DIE; GCC's function bodies are not reached, Clang's stepped over" {
+	kabi_need_cc gcc
+	kabi_need_cc clang
+	stats_dwalk
+	(cd "$KPARITY_ROOT" && gcc -g -c -O2 tests/fixtures/kabi-dump/bodies.c -o "$BATS_TEST_TMPDIR/gcc.o")
+	stats_line "$BATS_TEST_TMPDIR/gcc.o"
+	assert_equal "${STATS[0]}" 1
+	# GCC writes DW_AT_sibling: a function's children are jumped over
+	[ "${STATS[4]}" -gt 0 ]
+	(cd "$KPARITY_ROOT" && clang -g -c -O2 tests/fixtures/kabi-dump/bodies.c -o "$BATS_TEST_TMPDIR/clang.o")
+	stats_line "$BATS_TEST_TMPDIR/clang.o"
+	# Clang does not: every DIE is reached, those in bodies only stepped over
+	assert_equal "${STATS[4]}" 0
+	[ "${STATS[3]}" -gt 0 ]
+}
+
+@test "kabi dump: --stats on two threads counts what one thread counts" {
+	kabi_need_cc gcc
+	stats_dwalk
+	local i objs=()
+	# 64 units: a second thread reads every other one
+	for ((i = 0; i < 64; i++)); do
+		(cd "$KPARITY_ROOT" && gcc -g -c -O2 -DUNIT=$i tests/fixtures/kabi-dump/bodies.c -o "$BATS_TEST_TMPDIR/u$i.o")
+		objs+=("$BATS_TEST_TMPDIR/u$i.o")
+	done
+	ld -r "${objs[@]}" -o "$BATS_TEST_TMPDIR/all.o"
+	stats_line "$BATS_TEST_TMPDIR/all.o" --threads 1
+	assert_equal "${STATS[0]}" 64
+	local one="${STATS[*]}"
+	stats_line "$BATS_TEST_TMPDIR/all.o" --threads 2
+	assert_equal "${STATS[*]}" "$one"
+}
+
+@test "kabi dump: --stats says when kabi's reader read nothing" {
+	kabi_need_cc gcc
+	(cd "$KPARITY_ROOT" && gcc -g -c -O2 tests/fixtures/kabi-dump/bodies.c -o "$BATS_TEST_TMPDIR/b.o")
+	run -0 --separate-stderr "$KABI" dump --stats --reader libdw "$BATS_TEST_TMPDIR/b.o"
+	assert_equal "$stderr" "kabi: '$BATS_TEST_TMPDIR/b.o': no DWARF read by kabi's reader (BTF, or --reader libdw)"
+	run -2 --separate-stderr "$KABI" diff --stats "$BATS_TEST_TMPDIR/b.o" "$BATS_TEST_TMPDIR/b.o"
+	assert_equal "$stderr" "kabi: diff: option '--stats' does not apply"
+}

@@ -847,6 +847,7 @@ static const unsigned char *fpo_children(struct reader *r, const struct odie *d,
 			return NULL;
 		}
 		c.a = p;
+		dec_note(u->dec, c.off, false);
 		fp_mix(f, UINT64_C(0xc4ceb9fe1a85ec53)); /* a child begins */
 		p = fpo_attrs(r, &c, (int)c.ab->tag, f, depth + 1, true);
 		if (p && c.ab->children)

@@ -551,7 +551,10 @@ int dec_die(struct unit *u, uint64_t off, struct odie *d)
 	d->u = u;
 	d->off = off;
 	d->e = attrs_end(u, a, p, off);
-	return d->e ? 1 : -1;
+	if (!d->e)
+		return -1;
+	dec_note(u->dec, off, false);
+	return 1;
 }
 
 static inline uint64_t off_of(const struct unit *u, const unsigned char *p)
@@ -657,6 +660,7 @@ static const unsigned char *skip_children(const struct odie *d,
 		c.e = attrs_end(u, a, q, c.off);
 		if (!c.e)
 			return NULL;
+		dec_note(u->dec, c.off, true);
 		if (a->children && a->sibling >= 0) {
 			uint64_t t = sibling_target(&c, (uint16_t)a->sibling);
 
@@ -701,6 +705,105 @@ int dec_sibling(const struct odie *d, struct odie *s)
 	}
 	rc = dec_die(u, next, s);
 	return rc == 1 ? 0 : rc == 0 ? 1 : -1;
+}
+
+/* ---- counting (kabi dump --stats) ------------------------------------ */
+
+void dec_tally_start(struct dec *d)
+{
+	struct dec_tally *t = xcalloc(1, sizeof(*t));
+	uint64_t end = d->nunits ? d->units[d->nunits - 1].end : 0;
+
+	t->nwords = (size_t)(end / 64 + 1);
+	t->decoded = xcalloc(t->nwords, sizeof(*t->decoded));
+	t->stepped = xcalloc(t->nwords, sizeof(*t->stepped));
+	dec_tally_free(d->tally);
+	d->tally = t;
+}
+
+/* Count the DIEs of unit U into C, each as D's tally saw it; 0, or -1
+ * (failed). */
+static int tally_unit(struct unit *u, const struct dec_tally *t,
+		      struct dec_count *c)
+{
+	const unsigned char *p, *end;
+	uint64_t code;
+
+	if (!u->tab && unit_prepare(u) != 0)
+		return -1;
+	p = at_off(u, u->die0);
+	end = unit_end(u);
+	while (p < end) {
+		uint64_t off = off_of(u, p), bit = UINT64_C(1) << (off % 64);
+		const struct abbrev *a;
+
+		if (dec_uleb(&p, end, &code) != 0) {
+			dec_fail(u->dec,
+				 "DIE 0x%" PRIx64
+				 " runs past the end of its unit",
+				 off);
+			return -1;
+		}
+		if (code == 0)
+			continue; /* the end of a DIE's children */
+		a = abbrev_find(u->tab, code);
+		if (!a) {
+			dec_fail(
+				u->dec,
+				"abbreviation %" PRIu64 " of DIE 0x%" PRIx64
+				" is not in its table (.debug_abbrev offset 0x%" PRIx64
+				")",
+				code, off, u->abbrev_off);
+			return -1;
+		}
+		p = attrs_end(u, a, p, off);
+		if (!p)
+			return -1;
+		c->dies++;
+		if (t->decoded[off / 64] & bit)
+			c->decoded++;
+		else if (t->stepped[off / 64] & bit)
+			c->stepped++;
+	}
+	c->units++;
+	return 0;
+}
+
+int dec_tally_count(struct dec *d, struct dec_count *c)
+{
+	struct dec_tally *t = d->tally;
+	size_t i;
+	int rc = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (!t)
+		return 0;
+	d->tally = NULL; /* stepping over every DIE is no reading */
+	for (i = 0; i < d->nunits && rc == 0; i++) {
+		rc = tally_unit(&d->units[i], t, c);
+		dec_unit_done(&d->units[i]);
+	}
+	d->tally = t;
+	return rc;
+}
+
+void dec_tally_merge(struct dec_tally *dst, const struct dec_tally *src)
+{
+	size_t i, n = dst->nwords < src->nwords ? dst->nwords : src->nwords;
+
+	for (i = 0; i < n; i++) {
+		dst->decoded[i] |= src->decoded[i];
+		dst->stepped[i] |= src->stepped[i];
+	}
+}
+
+void dec_tally_free(struct dec_tally *t)
+{
+	if (!t)
+		return;
+	free(t->decoded);
+	free(t->stepped);
+	free(t);
 }
 
 /* ---- attributes ------------------------------------------------------ */
@@ -1596,5 +1699,6 @@ void dec_release(struct dec *d)
 	free(d->sigs);
 	free(d->info);
 	free(d->types);
+	dec_tally_free(d->tally);
 	memset(d, 0, sizeof(*d));
 }

@@ -67,6 +67,20 @@ struct abbrev {
 
 struct atable;
 
+/* What a decoder read, kept when a caller asks (kabi dump --stats): one
+ * bit per byte of the units' offsets, set where a DIE was decoded and
+ * where one was only stepped over by the sizes of its forms. */
+struct dec_tally {
+	uint64_t *decoded, *stepped;
+	size_t nwords;
+};
+
+/* What a tally says: units, DIEs in them, DIEs decoded, and DIEs only
+ * stepped over. */
+struct dec_count {
+	uint64_t units, dies, decoded, stepped;
+};
+
 /* One unit; DIE offsets are offsets into the one address space the
  * decoder gives all .debug_info sections, then all .debug_types ones,
  * laid end to end (a linked file has one of each: section offsets). */
@@ -104,6 +118,7 @@ struct dec {
 	 * are read when set, so that they are not mapped in */
 	int (*peek)(void *ctx, uint64_t off, void *buf, size_t n);
 	void *peek_ctx;
+	struct dec_tally *tally; /* NULL unless counting */
 	bool failed;
 	char err[384];
 };
@@ -180,6 +195,26 @@ static inline int dec_uleb(const unsigned char **p, const unsigned char *end,
 	*p = q;
 	return 0;
 }
+
+/* Note that the DIE at OFF of D's units was decoded, or (STEPPED) only
+ * stepped over, when D counts. */
+static inline void dec_note(const struct dec *d, uint64_t off, bool stepped)
+{
+	struct dec_tally *t = d->tally;
+
+	if (t && off / 64 < t->nwords)
+		(stepped ? t->stepped : t->decoded)[off / 64] |= UINT64_C(1)
+								 << (off % 64);
+}
+
+/* Count from now on what D reads: a tally of D's units, which are found. */
+void dec_tally_start(struct dec *d);
+/* Add what SRC saw (another decoder's of the same input) to DST. */
+void dec_tally_merge(struct dec_tally *dst, const struct dec_tally *src);
+/* Count every DIE of D's units into C, by what D's tally saw of it: each
+ * DIE is stepped over once more, not noted.  0, or -1 (failed). */
+int dec_tally_count(struct dec *d, struct dec_count *c);
+void dec_tally_free(struct dec_tally *t);
 
 /* Record the first failure of D (later ones are dropped). */
 void dec_fail(struct dec *d, const char *fmt, ...)

@@ -83,6 +83,14 @@ struct ktype {
 };
 
 /* All types of one or more inputs, deduplicated. */
+/* What kabi's DWARF decoder read into a model, when asked to count
+ * (read_opts.count): units, DIEs in them, DIEs decoded, and DIEs only
+ * stepped over by the sizes of their forms; the rest it passed by
+ * DW_AT_sibling without reading.  All 0 for BTF and the libdw reader. */
+struct read_count {
+	uint64_t units, dies, decoded, stepped;
+};
+
 struct model {
 	struct arena arena;
 	struct strtab *strs;
@@ -91,6 +99,7 @@ struct model {
 	/* types[] by ktype.hash: entries hold an index + 1, 0 is unused */
 	struct hset set;
 	struct kept *kept; /* what strs points into, freed with the model */
+	struct read_count count;
 };
 
 struct model *model_new(void);
@@ -140,6 +149,8 @@ struct read_opts {
 	/* leave out what BTF cannot say, in either reader, so that DWARF
 	 * and BTF of one build give one model (kabi(1), "BTF") */
 	bool compat;
+	/* count what kabi's decoder reads, into the model's read_count */
+	bool count;
 };
 
 /* Read every named type of PATH into M.  On failure set *ERR to the one

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <libgen.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -55,6 +56,7 @@ enum {
 	OPT_BASE_BTF,
 	OPT_OUTPUT, /* -o too */
 	OPT_READER,
+	OPT_STATS,
 };
 
 #define OPT_BIT(c) (1u << (c - OPT_JSON)) /* C: an OPT_ constant */
@@ -75,7 +77,7 @@ static const struct cmd cmds[] = {
 	{ "dump", cmd_dump,
 	  "usage: kabi dump [--json] [--root DIR]... [--type NAME]... [--kind KIND]\n"
 	  "                 [--debug-dir DIR] [--threads N] [--max-memory SIZE]\n"
-	  "                 [-o FILE] FILE...\n"
+	  "                 [--stats] [-o FILE] FILE...\n"
 	  "Print every named struct, union, enum and typedef in the DWARF of the\n"
 	  "FILEs (vmlinux, .o, .ko), sorted and deduplicated.\n"
 	  "  --json         print JSON instead of text\n"
@@ -88,13 +90,15 @@ static const struct cmd cmds[] = {
 	  "  --format F     read dwarf or btf (default: DWARF if the file has it, else BTF)\n"
 	  "  --base-btf FILE  the kernel BTF that a module's split BTF builds on\n"
 	  "  --reader R     decode DWARF with kabi's own reader or libdw (default own)\n"
+	  "  --stats        say on stderr how many DIEs kabi's own reader decoded\n"
 	  "  -o FILE        write to FILE (atomically) instead of standard output\n",
 	  1, -1,
 	  OPT_BIT(OPT_JSON) | OPT_BIT(OPT_ROOT) | OPT_BIT(OPT_TYPE) |
 		  OPT_BIT(OPT_KIND) | OPT_BIT(OPT_DEBUG_DIR) |
 		  OPT_BIT(OPT_THREADS) | OPT_BIT(OPT_MAX_MEMORY) |
 		  OPT_BIT(OPT_FORMAT) | OPT_BIT(OPT_BASE_BTF) |
-		  OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_READER) },
+		  OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_READER) |
+		  OPT_BIT(OPT_STATS) },
 	{ "diff", cmd_diff,
 	  "usage: kabi diff [--json [--layouts]] [--only-layout] [--only-common]\n"
 	  "                 [--suppressions FILE] [--root DIR]... [--type NAME]...\n"
@@ -337,6 +341,29 @@ static struct model **load_all(const struct opts *o, char **files, int n)
 	return l.models;
 }
 
+/* What kabi's decoder read of each of FILES (models V), on stderr. */
+static void print_counts(char **files, struct model *const *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const struct read_count *c = &v[i]->count;
+
+		if (!c->units) {
+			fprintf(stderr,
+				"kabi: '%s': no DWARF read by kabi's reader (BTF, or --reader libdw)\n",
+				files[i]);
+			continue;
+		}
+		fprintf(stderr,
+			"kabi: '%s': %" PRIu64 " units, %" PRIu64
+			" DIEs: %" PRIu64 " decoded, %" PRIu64
+			" stepped over, %" PRIu64 " not reached\n",
+			files[i], c->units, c->dies, c->decoded, c->stepped,
+			c->dies - c->decoded - c->stepped);
+	}
+}
+
 /* One model of all FILES, deduplicated across them. */
 static struct model *load(const struct opts *o, char **files, int n)
 {
@@ -345,6 +372,8 @@ static struct model *load(const struct opts *o, char **files, int n)
 
 	if (!v)
 		return NULL;
+	if (o->read.count)
+		print_counts(files, v, n);
 	m = v[0];
 	for (i = 1; i < n; i++) {
 		model_merge(m, v[i]);
@@ -463,6 +492,7 @@ static const struct option long_opts[] = {
 	{ "base-btf", required_argument, NULL, OPT_BASE_BTF },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "reader", required_argument, NULL, OPT_READER },
+	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -646,6 +676,9 @@ static int set_opt(const struct cmd *cmd, int c, char *arg, struct opts *o)
 		break;
 	case OPT_READER:
 		return opt_reader(cmd, arg, o);
+	case OPT_STATS:
+		o->read.count = true;
+		break;
 	}
 	return 0;
 }

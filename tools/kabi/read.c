@@ -399,6 +399,8 @@ static int own_open(struct reader *r, struct handle *h, const struct dec *from)
 		dec_check(r);
 		return -1;
 	}
+	if (r->opts->count)
+		dec_tally_start(r->dec);
 	return 0;
 }
 
@@ -512,8 +514,12 @@ static void reader_release(struct reader *r)
 	hset_release(&r->seen);
 	free(r->spell.done);
 	free(r->anon_enums);
-	if (r->dec)
+	if (r->dec) {
+		/* a thread's, kept for read_file to add to its own */
+		r->tally = r->dec->tally;
+		r->dec->tally = NULL;
 		dec_release(r->dec);
+	}
 	free(r->dec);
 	r->dec = NULL;
 	free(r->ubuf);
@@ -581,6 +587,57 @@ static struct slot *slots_start(const struct reader *r, size_t nslots,
 	return slots;
 }
 
+/* Join the threads of SLOTS (NSLOTS of them, from 1): keep the failure
+ * of the earliest unit in R, or add their models to R's, and what their
+ * decoders saw to R's decoder's tally. */
+static void slots_finish(struct reader *r, struct slot *slots, size_t nslots)
+{
+	struct reader *first = r->failed ? r : NULL;
+	struct dec_tally *t = r->dec ? r->dec->tally : NULL;
+	size_t i;
+
+	for (i = 1; i < nslots; i++) {
+		struct slot *s = &slots[i];
+
+		if (s->started)
+			pthread_join(s->tid, NULL);
+		if (s->r.failed &&
+		    (!first || s->r.fail_unit < first->fail_unit))
+			first = &s->r;
+	}
+	if (first && first != r) {
+		free(*r->err);
+		*r->err = *first->err;
+		*first->err = NULL;
+		r->failed = true;
+	}
+	for (i = 1; i < nslots; i++) {
+		if (!r->failed)
+			model_merge(r->model, slots[i].r.model);
+		model_free(slots[i].r.model);
+		free(slots[i].err);
+		if (t && slots[i].r.tally)
+			dec_tally_merge(t, slots[i].r.tally);
+		dec_tally_free(slots[i].r.tally);
+	}
+	free(slots);
+}
+
+/* What the decoders of R's input saw (read_opts.count), into R's model. */
+static void count_read(struct reader *r)
+{
+	struct dec_count c;
+
+	if (dec_tally_count(r->dec, &c) != 0) {
+		dec_check(r);
+		return;
+	}
+	r->model->count = (struct read_count){ .units = c.units,
+					       .dies = c.dies,
+					       .decoded = c.decoded,
+					       .stepped = c.stepped };
+}
+
 static size_t count_units(Dwarf *dw)
 {
 	Dwarf_Off off = 0, next;
@@ -618,8 +675,7 @@ int read_file(struct model *m, const char *path, const struct read_opts *o,
 {
 	struct reader r = { .path = path, .opts = o, .model = m, .err = err };
 	struct slot *slots = NULL;
-	size_t nslots = 1, i, nunits = 0;
-	struct reader *first;
+	size_t nslots = 1, nunits = 0;
 	struct handle h;
 	char *dbg = NULL, **dirs = NULL;
 	size_t ndirs = 0;
@@ -654,36 +710,15 @@ int read_file(struct model *m, const char *path, const struct read_opts *o,
 		read_own(&r, nslots, 0);
 	else
 		read_dwarf(&r, h.dw, nslots, 0);
+	slots_finish(&r, slots, nslots);
+	if (r.dec && r.dec->tally && !r.failed)
+		count_read(&r);
 	reader_release(&r);
-
-	/* join, keep the failure of the earliest unit, merge the rest */
-	first = r.failed ? &r : NULL;
-	for (i = 1; i < nslots; i++) {
-		struct slot *s = &slots[i];
-
-		if (s->started)
-			pthread_join(s->tid, NULL);
-		if (s->r.failed &&
-		    (!first || s->r.fail_unit < first->fail_unit))
-			first = &s->r;
-	}
-	if (first && first != &r) {
-		free(*err);
-		*err = *first->err;
-		*first->err = NULL;
-		r.failed = true;
-	}
-	for (i = 1; i < nslots; i++) {
-		if (!r.failed)
-			model_merge(m, slots[i].r.model);
-		model_free(slots[i].r.model);
-		free(slots[i].err);
-	}
-	free(slots);
 	if (snap)
 		dec_release(snap);
 	free(snap);
 out:
+	dec_tally_free(r.tally);
 	handle_close(&h);
 	unit_dirs_free(dirs, ndirs);
 	free(dbg);

@@ -141,6 +141,7 @@ struct reader {
 	 * it is (info_fd >= 0; info_foff its offset in the file) */
 	bool own;
 	struct dec *dec;
+	struct dec_tally *tally; /* the decoder's, once it is released */
 	int info_fd;
 	uint64_t info_foff;
 	unsigned char *ubuf;

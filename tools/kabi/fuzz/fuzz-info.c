@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer harness for kabi's own DWARF decoder (info.c) alone: the input
- * is a flags byte (bit 0: big-endian) and the bytes of .debug_info,
+ * is a flags byte (bit 0: big-endian, bit 1: count what is read, as
+ * kabi dump --stats does) and the bytes of .debug_info,
  * .debug_abbrev, .debug_str, .debug_line_str and .debug_str_offsets,
  * joined by a separator (missing ones are empty).  Every unit is
  * surveyed, every DIE walked, and every attribute read with every
@@ -68,11 +69,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dsec part[5] = { { NULL, 0 } };
 	struct dec d = { 0 };
 	unsigned long steps = 0;
+	struct dec_count c;
 	size_t i, k;
+	bool count;
 
 	if (size < 1)
 		return 0;
 	d.big_endian = data[0] & 1;
+	count = data[0] & 2;
 	data++;
 	size--;
 	for (k = 0; k < 5; k++) {
@@ -93,6 +97,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	d.sec[DSEC_LINE_STR] = part[3];
 	d.sec[DSEC_STR_OFFSETS] = part[4];
 	if (dec_units(&d) == 0) {
+		if (count)
+			dec_tally_start(&d);
 		for (i = 0; i < d.nunits && steps < MAX_STEPS; i++) {
 			struct odie cu;
 			char *dir = NULL;
@@ -105,6 +111,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			dec_unit_done(&d.units[i]);
 			d.failed = false; /* read on: every unit is a test */
 		}
+	}
+	if (d.tally) {
+		d.failed = false;
+		(void)dec_tally_count(&d, &c);
 	}
 	dec_release(&d);
 	return 0;
