@@ -10,8 +10,10 @@
 # distro pair kabi also reads with libdw (--reader libdw) and on one
 # thread against a bare libdw walk of every DIE. Then the correctness
 # checks: kabi's output does not depend on the run, the thread count or
-# the reader, and every struct codiff reports as changed is reported by
-# kabi or explained. --btf-only measures the BTF rows alone.
+# the reader, kabi counts the DIEs libdw walks (kabi dump --stats, which
+# says how many its reader decoded), and every struct codiff reports as
+# changed is reported by kabi or explained. --btf-only measures the BTF
+# rows alone.
 #
 # Exit: 0 every target met and every check passed, 1 a target or check
 # missed, 2 trouble (a tool or input missing, kabi failed, fetch failed).
@@ -314,6 +316,9 @@ runs() {
 		i=$((i + 1))
 	done
 	codiff "$old" "$new" >"$work/codiff-$pair.out.1" 2>"$work/codiff-out.err" || :
+	"$kabi" dump --stats "$new" >/dev/null 2>"$work/stats-$pair" ||
+		die "kabi failed (kabi dump --stats, exit $?)"
+	"$dwalk" "$new" >"$work/dwalk-$pair" || die "dwalk failed on '$new'"
 	[ "$pair" != far ] || return 0
 	step RUN "$pair abidiff (at most $abi_timeout s)"
 	measure "abidiff-$pair" /dev/null timeout "$abi_timeout" abidiff "$old" "$new"
@@ -382,6 +387,34 @@ check_same_btf() {
 		check "btf: kabi dump byte-identical over $nruns runs" pass ""
 	else
 		check "btf: kabi dump byte-identical over $nruns runs" fail "differs:$bad"
+	fi
+}
+
+# dies PAIR: the DIE counts of kabi dump --stats on PAIR's new input,
+# "dies decoded stepped not-reached", or nothing when it gave none
+dies() {
+	sed -n 's/^kabi: .*: [0-9]* units, \([0-9]*\) DIEs: \([0-9]*\) decoded, \([0-9]*\) stepped over, \([0-9]*\) not reached$/\1 \2 \3 \4/p' \
+		"$work/stats-$1"
+}
+
+# dies_json PAIR: the counts of dies PAIR as a JSON object
+dies_json() {
+	# shellcheck disable=SC2046 # four numbers
+	set -- $(dies "$1")
+	[ $# -eq 4 ] || set -- null null null null
+	printf '{"dies":%s,"decoded":%s,"stepped_over":%s,"not_reached":%s}' "$1" "$2" "$3" "$4"
+}
+
+# check_dies PAIR: kabi's reader counts every DIE that libdw walks
+check_dies() {
+	local kabi_n walk_n name="$1: kabi dump --stats counts the DIEs libdw walks"
+
+	kabi_n=$(dies "$1" | cut -d ' ' -f 1)
+	walk_n=$(sed -n 's/^\([0-9]*\) DIEs$/\1/p' "$work/dwalk-$1")
+	if [ -n "$kabi_n" ] && [ "$kabi_n" = "$walk_n" ]; then
+		check "$name" pass ""
+	else
+		check "$name" fail "kabi: ${kabi_n:-none}, dwalk: ${walk_n:-none}"
 	fi
 }
 
@@ -611,6 +644,7 @@ report() {
 				"$(mb "$(($(info_bytes "$p") / 1024))")"
 		done
 		printf '\n'
+		report_dies "$pairs"
 	fi
 	printf '\n'
 	while IFS="$(printf '\t')" read -r name pass detail; do
@@ -631,6 +665,13 @@ report() {
 			printf '"%s":{"kabi_dump_rss_kb":%s,"debug_info_bytes":%s}' "$p" \
 				"$(run_median "kabi-dump-$p" 5)" "$(info_bytes "$p")"
 		done
+		printf '},\n"dies":{'
+		first=1
+		for p in $pairs; do
+			[ "$first" = 1 ] || printf ','
+			first=0
+			printf '"%s":%s' "$p" "$(dies_json "$p")"
+		done
 		printf '},\n"checks":['
 		first=1
 		while IFS="$(printf '\t')" read -r name pass detail; do
@@ -647,6 +688,27 @@ report() {
 	fi
 	printf 'bench: FAIL (%d missed); %s\n' "$fails" "$outdir/bench.json"
 	return 1
+}
+
+# report_dies PAIRS: what kabi's reader read of each pair's new input
+report_dies() {
+	local p n
+
+	printf 'kabi dump DIEs:'
+	for p in $1; do
+		# shellcheck disable=SC2046 # four numbers
+		set -- $(dies "$p")
+		n=${1:-0}
+		[ "$n" -gt 0 ] || n=1
+		printf ' %s %s, decoded %s (%s%%), stepped over %s, not reached %s (%s%%);' "$p" "${1:--}" \
+			"${2:--}" "$(percent "${2:-0}" "$n")" "${3:--}" "${4:--}" "$(percent "${4:-0}" "$n")"
+	done
+	printf '\n'
+}
+
+# percent A B: A / B in percent, no decimals
+percent() {
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", 100 * a / b }'
 }
 
 # distro_btf: the distro kernel's BTF (its linux-image vmlinuz's), made once
@@ -682,6 +744,7 @@ bench_pairs() {
 	for t in "$old" "$new"; do
 		[ -f "$t" ] || die "no '$t' (make parity builds the tiny kernel)"
 	done
+	build_dwalk
 	pairs=tiny
 	info_tiny=$(debug_info_bytes "$new")
 	tiny_old=$old tiny_new=$new
@@ -693,7 +756,6 @@ bench_pairs() {
 		fetch "$1"
 		fetch "$2"
 		fetch_far "$far"
-		build_dwalk
 		distro_old=$(vmlinux_path "$1")
 		distro_new=$(vmlinux_path "$2")
 		far_old=$distro_new far_new=$(far_path "$far")
@@ -707,6 +769,7 @@ bench_pairs() {
 	runs tiny "$old" "$new"
 	for t in $pairs; do
 		check_same "$t" "$(pair_old "$t")" "$(pair_new "$t")"
+		check_dies "$t"
 		check_codiff "$t" "$(pair_old "$t")" "$(pair_new "$t")"
 	done
 	report "$pairs" "$([ "$tiny_only" = 0 ] && echo 1 || echo 0)"
