@@ -2,10 +2,12 @@
 /*
  * Comparing two models.
  *
- * Types are matched by kind and name.  Where one side holds several
- * same-name definitions (one per #ifdef variant, or per driver), equal
- * layouts pair first, then equal declaration files, then a lone survivor
- * on each side; what is left is reported as present on one side only.
+ * Types are matched by kind and name.  Where a side holds several
+ * same-name definitions (one per #ifdef variant, or per driver: a kernel
+ * has two struct dma_chan), each definition is matched by what it is, not
+ * by its name alone: equal layouts pair first, then declaration files,
+ * then the closest layout, then a lone survivor on each side; what is
+ * left has no counterpart on the other side.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -30,6 +32,7 @@ enum what {
 	W_ENUM_REMOVED,
 	W_CHAIN,
 	W_CHAIN_ONLY,
+	W_CHAIN_QUAL_ONLY,
 };
 
 static const char *const what_names[] = {
@@ -49,6 +52,7 @@ static const char *const what_names[] = {
 	[W_ENUM_REMOVED] = "enumerator_removed",
 	[W_CHAIN] = "typedef_target",
 	[W_CHAIN_ONLY] = "typedef_chain_only",
+	[W_CHAIN_QUAL_ONLY] = "typedef_qualifier_only",
 };
 
 struct finding {
@@ -69,7 +73,7 @@ struct report {
 
 struct totals {
 	size_t changed, incompatible, only_old, only_new, unchanged, suppressed;
-	size_t left_out; /* --only-common: named on one side only */
+	size_t left_out; /* --only-common: without a counterpart */
 };
 
 struct ctx {
@@ -447,6 +451,13 @@ static void cmp_typedef(struct report *r, const struct ktype *a,
 			return;
 		}
 		f = add(r, W_CHAIN_ONLY, NULL, ca, cb, false, false);
+	} else if (same_unqualified(a->resolved, b->resolved)) {
+		if (only_layout) {
+			free(ca);
+			free(cb);
+			return;
+		}
+		f = add(r, W_CHAIN_QUAL_ONLY, NULL, ca, cb, false, false);
 	} else {
 		f = add(r, W_CHAIN, NULL, ca, cb, false, false);
 	}
@@ -455,6 +466,38 @@ static void cmp_typedef(struct report *r, const struct ktype *a,
 }
 
 /* ---- output ---------------------------------------------------------- */
+
+/* A member's type finding F, after the tab. */
+static void text_type_finding(FILE *out, const struct finding *f)
+{
+	switch (f->what) {
+	case W_TYPE:
+		fprintf(out, "member %s: type \"%s\" -> \"%s\"", f->subject,
+			f->old, f->new);
+		if (!streq(f->old, f->old_resolved) ||
+		    !streq(f->new, f->new_resolved))
+			fprintf(out, " (resolved \"%s\" -> \"%s\")",
+				f->old_resolved, f->new_resolved);
+		break;
+	case W_TYPEDEF_ONLY:
+		fprintf(out,
+			"member %s: type \"%s\" -> \"%s\" (typedef only, resolved \"%s\")",
+			f->subject, f->old, f->new, f->old_resolved);
+		break;
+	case W_QUAL_ONLY:
+		fprintf(out,
+			"member %s: type \"%s\" -> \"%s\" (qualifiers only",
+			f->subject, f->old, f->new);
+		if (!streq(f->old, f->old_resolved) ||
+		    !streq(f->new, f->new_resolved))
+			fprintf(out, ", resolved \"%s\" -> \"%s\"",
+				f->old_resolved, f->new_resolved);
+		fputc(')', out);
+		break;
+	default:
+		break;
+	}
+}
 
 static void text_finding(FILE *out, const struct finding *f)
 {
@@ -479,27 +522,9 @@ static void text_finding(FILE *out, const struct finding *f)
 			f->new);
 		break;
 	case W_TYPE:
-		fprintf(out, "member %s: type \"%s\" -> \"%s\"", f->subject,
-			f->old, f->new);
-		if (!streq(f->old, f->old_resolved) ||
-		    !streq(f->new, f->new_resolved))
-			fprintf(out, " (resolved \"%s\" -> \"%s\")",
-				f->old_resolved, f->new_resolved);
-		break;
 	case W_TYPEDEF_ONLY:
-		fprintf(out,
-			"member %s: type \"%s\" -> \"%s\" (typedef only, resolved \"%s\")",
-			f->subject, f->old, f->new, f->old_resolved);
-		break;
 	case W_QUAL_ONLY:
-		fprintf(out,
-			"member %s: type \"%s\" -> \"%s\" (qualifiers only",
-			f->subject, f->old, f->new);
-		if (!streq(f->old, f->old_resolved) ||
-		    !streq(f->new, f->new_resolved))
-			fprintf(out, ", resolved \"%s\" -> \"%s\"",
-				f->old_resolved, f->new_resolved);
-		fputc(')', out);
+		text_type_finding(out, f);
 		break;
 	case W_ADDED:
 		fprintf(out, "member %s: added at %s, type \"%s\"", f->subject,
@@ -530,6 +555,11 @@ static void text_finding(FILE *out, const struct finding *f)
 		fprintf(out,
 			"chain \"%s\" -> \"%s\" (typedef only, resolved \"%s\")",
 			f->old, f->new, f->old_resolved);
+		break;
+	case W_CHAIN_QUAL_ONLY:
+		fprintf(out,
+			"chain \"%s\" -> \"%s\" (qualifiers only, resolved \"%s\" -> \"%s\")",
+			f->old, f->new, f->old_resolved, f->new_resolved);
 		break;
 	}
 	if (f->incompatible)
@@ -618,26 +648,26 @@ static void print_type(struct ctx *c, const struct ktype *old,
 		text_finding(c->f, &r->v[i]);
 }
 
-/* A type whose kind and name the other side lacks, with --only-common:
- * Clang leaves out unused enums that GCC keeps, which says nothing about
- * the layouts both sides have. */
+/* A type without a counterpart, with --only-common: Clang leaves out
+ * unused enums that GCC keeps, and a module uses one of the kernel's two
+ * struct dma_chan, which says nothing about the layouts both sides have. */
 static bool left_out(struct ctx *c, const struct ktype *old,
-		     const struct ktype *new, bool absent)
+		     const struct ktype *new)
 {
-	if (!c->o->only_common || !absent || (old && new))
+	if (!c->o->only_common || (old && new))
 		return false;
 	c->tot.left_out++;
 	return true;
 }
 
 static void one_pair(struct ctx *c, const struct ktype *old,
-		     const struct ktype *new, bool absent)
+		     const struct ktype *new)
 {
 	struct report r = { 0 };
 
 	if (!filter_match(c->o->filter, new ? new : old))
 		return;
-	if (left_out(c, old, new, absent))
+	if (left_out(c, old, new))
 		return;
 	if (old && new) {
 		switch (old->kind) {
@@ -682,47 +712,211 @@ static int key_cmp(const struct ktype *a, const struct ktype *b)
 	return r ? r : strcmp(a->name, b->name);
 }
 
+/* Whether declaration files X and Y name one file: equal, or the
+ * relative one the tail of the other after a '/'.  A module built
+ * against a headers package names include/linux/dmaengine.h by the
+ * package's absolute path, the kernel's own DWARF relative to its tree. */
+static bool same_file(const char *x, const char *y)
+{
+	size_t nx, ny;
+
+	if (!x || !y)
+		return false;
+	nx = strlen(x);
+	ny = strlen(y);
+	if (nx > ny) {
+		const char *t = x;
+
+		x = y;
+		y = t;
+		nx = ny;
+		ny = strlen(y);
+	}
+	if (nx == ny)
+		return strcmp(x, y) == 0;
+	return x[0] != '/' && y[ny - nx - 1] == '/' &&
+	       strcmp(y + ny - nx, x) == 0;
+}
+
+/* How A and B are declared alike: 2 one file and line, 1 one file, 0
+ * neither or not known (BTF names no file). */
+static unsigned decl_tier(const struct ktype *a, const struct ktype *b)
+{
+	if (!same_file(a->decl_file, b->decl_file))
+		return 0;
+	return a->decl_line == b->decl_line ? 2 : 1;
+}
+
+/* How much of A's layout B keeps: one point for an equal size, and per
+ * member (enumerator) of A that B has too, one for being there and one
+ * for each of its place and size (value) being the same; a typedef's
+ * points are for an equal target. */
+static unsigned likeness(const struct ktype *a, const struct ktype *b)
+{
+	unsigned n = a->size == b->size;
+	uint32_t i;
+
+	switch (a->kind) {
+	case KIND_STRUCT:
+	case KIND_UNION:
+		for (i = 0; i < a->n; i++) {
+			const struct member *m = &a->members[i];
+			const struct member *o;
+
+			/* the same place is the usual answer, and cheap */
+			o = i < b->n && m->name &&
+					    streq(b->members[i].name, m->name) ?
+				    &b->members[i] :
+				    find_member(b, m, anon_index(a, m));
+			if (o)
+				n += 1 + (o->bitpos == m->bitpos) +
+				     (o->size == m->size);
+		}
+		break;
+	case KIND_ENUM:
+		for (i = 0; i < a->n; i++) {
+			const struct enumerator *o =
+				find_enum(b, a->enums[i].name);
+
+			if (o)
+				n += 1 + !value_changed(a, &a->enums[i], b, o);
+		}
+		break;
+	case KIND_TYPEDEF:
+		n = 2 * streq(a->resolved, b->resolved) +
+		    (a->n && b->n && streq(a->chain[0], b->chain[0]));
+		break;
+	default:
+		break;
+	}
+	return n;
+}
+
+/* A possible pairing of old A[I] with new B[J], and how good it is. */
+struct cand {
+	size_t i, j;
+	unsigned tier, score;
+};
+
+static int cand_cmp(const void *x, const void *y)
+{
+	const struct cand *p = x, *q = y;
+
+	if (p->tier != q->tier)
+		return p->tier > q->tier ? -1 : 1;
+	if (p->score != q->score)
+		return p->score > q->score ? -1 : 1;
+	if (p->i != q->i)
+		return p->i < q->i ? -1 : 1;
+	return p->j < q->j ? -1 : p->j > q->j;
+}
+
+/* Beyond this many candidate pairs in one group (a hostile input), a
+ * definition pairs with the first one declared in the same file. */
+#define MAX_SCORED_PAIRS (1u << 16)
+
+static void pair_first_file(struct ktype **a, size_t na, struct ktype **b,
+			    size_t nb, size_t *pa, bool *ub)
+{
+	size_t i, j;
+
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb && !pa[i]; j++)
+			if (!ub[j] && decl_tier(a[i], b[j])) {
+				pa[i] = j + 1;
+				ub[j] = true;
+			}
+}
+
+/* Pair what pass 1 left of A and B (PA[i]: B's index + 1, 0 unpaired;
+ * UB[j]: paired) by declaration file, then by the closest layout: the
+ * best pairs first, a pair only when it shares a file or something of
+ * its layout. */
+static void pair_closest(struct ktype **a, size_t na, struct ktype **b,
+			 size_t nb, size_t *pa, bool *ub, size_t left_a,
+			 size_t left_b)
+{
+	struct cand *v;
+	size_t i, j, n = 0;
+
+	if (!left_a || !left_b)
+		return;
+	if (left_a * left_b > MAX_SCORED_PAIRS) {
+		pair_first_file(a, na, b, nb, pa, ub);
+		return;
+	}
+	v = xmalloc(left_a * left_b * sizeof(*v));
+	for (i = 0; i < na; i++) {
+		if (pa[i])
+			continue;
+		for (j = 0; j < nb; j++) {
+			struct cand k = { i, j, 0, 0 };
+
+			if (ub[j])
+				continue;
+			k.tier = decl_tier(a[i], b[j]);
+			k.score = likeness(a[i], b[j]);
+			if (k.tier || k.score)
+				v[n++] = k;
+		}
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), cand_cmp);
+	for (i = 0; i < n; i++) {
+		if (pa[v[i].i] || ub[v[i].j])
+			continue;
+		pa[v[i].i] = v[i].j + 1;
+		ub[v[i].j] = true;
+	}
+	free(v);
+}
+
 /* Pair the same-key runs A[0..na) and B[0..nb). */
 static void one_group(struct ctx *c, struct ktype **a, size_t na,
 		      struct ktype **b, size_t nb)
 {
-	bool *ua = xcalloc(na + 1, 1), *ub = xcalloc(nb + 1, 1);
+	size_t *pa = xcalloc(na + 1, sizeof(*pa));
+	bool *ub = xcalloc(nb + 1, 1), *same = xcalloc(na + 1, 1);
 	size_t i, j, left_a = na, left_b = nb;
-	bool absent = na == 0 || nb == 0;
 
 	for (i = 0; i < na; i++)
 		for (j = 0; j < nb; j++)
 			if (!ub[j] && ktype_same_layout(a[i], b[j])) {
-				ua[i] = ub[j] = true;
+				pa[i] = j + 1;
+				ub[j] = same[i] = true;
 				left_a--, left_b--;
 				c->tot.unchanged +=
 					filter_match(c->o->filter, a[i]);
 				break;
 			}
-	for (i = 0; i < na; i++)
-		for (j = 0; j < nb && !ua[i]; j++)
-			if (!ub[j] && a[i]->decl_file &&
-			    streq(a[i]->decl_file, b[j]->decl_file)) {
-				ua[i] = ub[j] = true;
-				left_a--, left_b--;
-				one_pair(c, a[i], b[j], false);
-			}
+	/* several definitions on a side: each finds its own */
+	if (na > 1 || nb > 1) {
+		pair_closest(a, na, b, nb, pa, ub, left_a, left_b);
+		for (i = 0, left_a = 0; i < na; i++)
+			left_a += !pa[i];
+		for (j = 0, left_b = 0; j < nb; j++)
+			left_b += !ub[j];
+	}
 	if (left_a == 1 && left_b == 1) {
-		for (i = 0; ua[i]; i++)
+		for (i = 0; pa[i]; i++)
 			;
 		for (j = 0; ub[j]; j++)
 			;
-		ua[i] = ub[j] = true;
-		one_pair(c, a[i], b[j], false);
+		pa[i] = j + 1;
+		ub[j] = true;
 	}
 	for (i = 0; i < na; i++)
-		if (!ua[i])
-			one_pair(c, a[i], NULL, absent);
+		if (pa[i] && !same[i])
+			one_pair(c, a[i], b[pa[i] - 1]);
+	for (i = 0; i < na; i++)
+		if (!pa[i])
+			one_pair(c, a[i], NULL);
 	for (j = 0; j < nb; j++)
 		if (!ub[j])
-			one_pair(c, NULL, b[j], absent);
-	free(ua);
+			one_pair(c, NULL, b[j]);
+	free(pa);
 	free(ub);
+	free(same);
 }
 
 int diff_models(FILE *f, const struct model *old, const struct model *new,
