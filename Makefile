@@ -149,9 +149,11 @@ bench-diagnose: deps-parity
 # VMLINUX=FILE the kernel's types from this vmlinux's DWARF, or
 # BTF=FILE     from this BTF; default /sys/kernel/btf/vmlinux when KDIR is
 #              the running kernel's
+# MODDIR=DIR   the kernel's modules, for the modules a module depends on
+#              (besides /lib/modules/RELEASE)
 .PHONY: module
 module: all
-	$(Q)scripts/module.sh -o '$(O)' -k '$(KDIR)' -m '$(M)' $(if $(COMPILER),-c '$(COMPILER)') $(if $(VMLINUX),-V '$(VMLINUX)') $(if $(BTF),-B '$(BTF)')
+	$(Q)scripts/module.sh -o '$(O)' -k '$(KDIR)' -m '$(M)' $(if $(COMPILER),-c '$(COMPILER)') $(if $(VMLINUX),-V '$(VMLINUX)') $(if $(BTF),-B '$(BTF)') $(if $(MODDIR),-d '$(MODDIR)')
 
 # ---- the quilt series (Documentation/series.md) -------------------------
 # SRC=DIR      the kernel tree to work on (default: O's, see kernel-src.sh);
@@ -242,5 +244,5 @@ help:
 	@echo '          SRC=DIR PATCHES=DIR (series-*) JSON=1 (series-check) FRESH=1 DISCARD=1 (series-tree)'
 	@echo '          TARGET= COMPILERS= (series-bisect) PHASE=before|after COMPILERS= (series-survey)'
 	@echo '          COMPILERS=all|NAME... (parity, probes, series-*; scripts/targets/compilers.list)'
-	@echo '          KDIR= M= COMPILER=kernel|gcc|clang|clang-N VMLINUX= BTF= (module)'
+	@echo '          KDIR= M= COMPILER=kernel|gcc|gcc-N|clang|clang-N VMLINUX= BTF= MODDIR= (module)'
 	@echo '          DIST=distcc|icecc (parity, series-bisect, series-survey: build on a farm)'

@@ -108,7 +108,7 @@ find_dep() {
 
 # dep_names NAME PATH: the types module NAME's debug data defines, once,
 # into $work/deps/NAME.names; its BTF is read split on the kernel's.
-# Prints why not and returns 1 when they cannot be read.
+# Sets dep_why and returns 1 when they cannot be read.
 dep_names() {
 	local name="$1" path="$2" release out
 
@@ -117,7 +117,7 @@ dep_names() {
 	if [ -n "$want_release" ]; then
 		release=$(modinfo_field "$path" vermagic | awk '{ print $1 }')
 		if [ "$release" != "$want_release" ]; then
-			echo "'$path' is for ${release:-no kernel release}, not $want_release"
+			dep_why="'$path' is for ${release:-no kernel release}, not $want_release"
 			return 1
 		fi
 	fi
@@ -128,12 +128,12 @@ dep_names() {
 	elif elf_has_section "$path" .BTF; then
 		echo BTF >"$work/deps/$name.kind"
 		if ! "$kabi" dump --base-btf "$base" "$path" >/dev/null 2>"$work/dump.err"; then
-			echo "kabi cannot read its BTF on '$base': $(head -n 1 "$work/dump.err")"
+			dep_why="kabi cannot read its BTF on '$base': $(head -n 1 "$work/dump.err")"
 			return 1
 		fi
 		names "$path" --base-btf "$base" >"$out.tmp"
 	else
-		echo "'$path' has neither DWARF nor BTF"
+		dep_why="'$path' has neither DWARF nor BTF"
 		return 1
 	fi
 	mv "$out.tmp" "$out"
@@ -143,7 +143,7 @@ dep_names() {
 # module NAME defines with NAME's; those leave $work/rest. Sets dep_rc
 # to kabi's bits and appends to compared or missing.
 check_dep() {
-	local ko="$1" rel="$2" name="$3" path why kind n
+	local ko="$1" rel="$2" name="$3" path kind n
 
 	dep_rc=0
 	path=$(find_dep "$name")
@@ -152,8 +152,8 @@ check_dep() {
 		printf '%s\n' "$name" >>"$work/missing"
 		return 0
 	fi
-	if ! why=$(dep_names "$name" "$path"); then
-		missing="$missing${missing:+, }$name ($why)"
+	if ! dep_names "$name" "$path"; then
+		missing="$missing${missing:+, }$name ($dep_why)"
 		printf '%s\n' "$name" >>"$work/missing"
 		return 0
 	fi
@@ -186,7 +186,8 @@ check_one() {
 	n=$(($(summary_field "$work/report/$rel.kernel.txt" unchanged) + $(summary_field "$work/report/$rel.kernel.txt" changed)))
 	compared="$n types compared with the kernel's"
 	missing=""
-	names "$ko" | LC_ALL=C comm -23 - "$work/kernel.names" >"$work/rest"
+	names "$ko" >"$work/module.names"
+	LC_ALL=C comm -23 "$work/module.names" "$work/kernel.names" >"$work/rest"
 	deps=$(modinfo_field "$ko" depends | tr ',' ' ')
 	for dep in $deps; do
 		check_dep "$ko" "$rel" "$dep"
