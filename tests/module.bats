@@ -91,7 +91,7 @@ OUT
 	assert_line --partial "GCC: (Debian 12.2.0"
 }
 
-@test "module: Clang gets the GCC kernel's flags translated or dropped, each named, and the types still match" {
+@test "module: Clang gets the GCC kernel's flags translated or dropped, each named, the types still match, __mcount_loc kept" {
 	need_tool clang-14
 	run -0 --separate-stderr "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/acpi_call" -c clang-14 -B "$BTF_DEB"
 	assert_output "module: PASS (1 of 1 modules checked); $(work "$T/acpi_call" clang-14)"
@@ -114,18 +114,14 @@ OUT
 	[[ "${stderr_lines[-2]}" =~ ^"    summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, "[1-9][0-9]*" unchanged" ]]
 	run -0 readelf -p .comment "$T/acpi_call/acpi_call.ko"
 	assert_line --partial "clang version 14.0.6"
-}
-
-@test "module: a Clang module's calls to __fentry__ are all in its __mcount_loc, as GCC's are" {
-	need_tool clang-14
-	run -0 "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/acpi_call" -c clang-14 -n
+	# every call to __fentry__ in __mcount_loc, as GCC's -mrecord-mcount
+	# puts them, and none turned into a NOP, which a GCC kernel's ftrace
+	# would take for corrupt code when it loads the module
 	local calls
 	calls=$(fentry_calls "$T/acpi_call/acpi_call.ko")
 	[ "$calls" -gt 0 ]
 	run -0 mcount_entries "$T/acpi_call/acpi_call.ko"
 	assert_output "$calls"
-	# and no call was turned into a NOP, which a GCC kernel's ftrace
-	# would take for corrupt code when it loads the module
 	run -1 grep -c 'R_X86_64_NONE[[:space:]]*__fentry__' <(objdump -dr "$T/acpi_call/acpi_call.ko")
 }
 
