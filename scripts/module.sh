@@ -48,8 +48,8 @@ check the types of every module it made against the kernel's.
   -d DIR       the kernel's modules, for the types of those a module
                depends on (an unpacked linux-image package's
                lib/modules/RELEASE, or another module source's directory,
-               say); repeatable; M and /lib/modules/RELEASE are looked in
-               too
+               say); repeatable; M, KDIR and /lib/modules/RELEASE are
+               looked in too
   -n           no layout check
 Exit: 0 ok, 1 the build failed or made no module, 2 trouble; else bits:
 4 a layout changed, 8 incompatibly, 16 not checked or not fully.
@@ -340,7 +340,8 @@ check_layouts() {
 	done <<DIRS
 $moddirs
 DIRS
-	set -- "$@" -d "/lib/modules/$release"
+	# a kernel build tree holds its modules; Debian's headers none
+	set -- "$@" -d "$kdir" -d "/lib/modules/$release"
 	while IFS= read -r ko; do
 		set -- "$@" "$ko"
 	done <"$work/modules.list"
@@ -348,7 +349,7 @@ DIRS
 		-w "$work/check" -R "$mdir" -r "$release" "$@") || rc=$?
 	[ "$rc" -ne 2 ] || exit 2
 	case "$verdict" in
-	"NOT FULLY"*) step CHECK "modules depended on are looked for in M, /lib/modules/$release and MODDIR=DIR (-d): an unpacked linux-image-$release's lib/modules/$release, say" ;;
+	"NOT FULLY"*) step CHECK "modules depended on are looked for in M, MODDIR=DIR (-d), KDIR and /lib/modules/$release: give an unpacked linux-image-$release's lib/modules/$release, say" ;;
 	esac
 	return "$rc"
 }
