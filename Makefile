@@ -199,6 +199,25 @@ diagnose: deps-parity
 diagnose-diff:
 	$(Q)scripts/diagnose-diff.sh '$(A)' '$(B)'
 
+# ---- results over time (Documentation/history.md) -----------------------
+# JSON=1       make history's answer as JSON
+# CELL=T/C     history: only this cell (x86_64/clang); reproduce: the cell
+# RUN=N        history: that run instead of the last
+# PREDICATE=   compiler-bisect: probe:CASE[:RE], unit:FILE[:TEXT], build,
+#              boot, test:NAME, warning:FLAG or kabi:TYPE
+# TARGET=, COMPILERS=clang|gcc|NAME,..., KCELL=DIR, W=0|1, FLAGS=  compiler-bisect
+# REPORT=FILE  reproduce: the report (default $(O)/report/report.json)
+# KPARITY_HISTORY_DB  the database (default ~/.local/share/kparity/results.db)
+.PHONY: history compiler-bisect reproduce
+history:
+	$(Q)scripts/history.sh show $(if $(filter 1,$(JSON)),--json) $(if $(RUN),-r '$(RUN)') $(CELL)
+
+compiler-bisect:
+	$(Q)scripts/compiler-bisect.sh -o '$(O)' $(if $(COMPILERS),-c '$(COMPILERS)') $(if $(TARGET),-t '$(TARGET)') $(if $(KCELL),-k '$(KCELL)') $(if $(W),-W '$(W)') $(if $(FLAGS),-x '$(FLAGS)') '$(PREDICATE)'
+
+reproduce:
+	$(Q)scripts/reproduce.sh -o '$(O)/reproduce' '$(or $(REPORT),$(O)/report/report.json)' '$(CELL)'
+
 # kabi against pahole, codiff and abidiff on a distro vmlinux pair and the
 # tiny kernel's pair (Documentation/bench.md); never part of 'check'.
 .PHONY: bench
@@ -215,34 +234,58 @@ install: $(kabi)
 clean:
 	$(Q)rm -rf $(O)/tools $(O)/asan $(O)/kabi $(O)/tests
 
+# ---- help ---------------------------------------------------------------
+# One line per target and per setting: NAME|TEXT. 'make help' aligns them;
+# tests/make.bats checks that every target of this file is listed.
+define HELP_TARGETS
+all|build the tools (kabi) into $$(O)
+parity|build every target with GCC and Clang, boot each into toybox to run KUnit and the kselftests from a disk, compare the tests and diff the layouts
+compiler-bugs|run the compiler-bug cases with every installed compiler and target
+probes|the same as compiler-bugs (COMPILERS= narrows it)
+check|install test dependencies and run every test
+fuzz|fuzz kabi with libFuzzer, FUZZ_TIME seconds per harness
+bench|kabi against pahole, codiff and abidiff on a distro vmlinux (RUNS=N)
+bench-probes|no-op kernel rebuild, stock Kbuild probes against the overlay
+bench-diagnose|make diagnose on the tiny GCC cell against a cold Clang build (RUNS=N LLVM=-N)
+module|build an external module (KDIR= M= COMPILER=) and check its layouts against the kernel
+series-tree|extract the tree if needed, push the series, print its path
+series-status|the quilt series: which patches the tree has
+series-check|does the series apply to the pristine tree, and pass checkpatch
+series-bisect|build every prefix of the series with GCC and Clang, -Werror
+series-roundtrip|push -a then pop -a leaves the tree byte-identical
+series-refresh|rewrite the patches in normalised form
+series-survey|the long defconfig builds behind Documentation/series.md
+diagnose|replay a GCC kernel build through clang -fsyntax-only (CELL= BUILD_DIR= W= LLVM=-N)
+diagnose-diff|new, gone and unchanged findings of two replays (A= B=)
+history|per cell and result of the last run: new, gone, always since N runs, flaky (JSON=1 CELL= RUN=)
+compiler-bisect|the first installed compiler version that changes a result (PREDICATE= TARGET= COMPILERS=)
+reproduce|the exact rebuild of a report cell, its vmlinux compared byte for byte (CELL= REPORT=)
+install|install kabi, the overlay, the series and the scripts under $$(DESTDIR)$$(PREFIX)
+clean|remove tool builds (kernel builds under $$(O)/kernel stay)
+deps-build|install what building kabi needs
+deps-check|install what the tests need
+deps-parity|install what the parity run needs
+kabi-asan|build kabi with ASan and UBSan beside the normal build
+help|this list
+endef
+define HELP_SETTINGS
+every target|O=DIR V=1 CC=gcc|clang SANITIZE=1 PREFIX= DESTDIR=
+parity|TARGETS= COMPILERS= TESTS=none|kunit|kselftest|all LLVM=-N KSRC=DIR JOBS=N
+parity, probes, series-*|COMPILERS=all|NAME... (scripts/targets/compilers.list)
+series-*|SRC=DIR PATCHES=DIR
+series-check|JSON=1
+series-tree|FRESH=1 DISCARD=1
+series-bisect|TARGET= COMPILERS=
+series-survey|PHASE=before|after COMPILERS=
+module|KDIR= M= COMPILER=kernel|gcc|gcc-N|clang|clang-N VMLINUX= BTF= MODDIR=
+parity, series-bisect, series-survey|DIST=distcc|icecc (build on a farm)
+bench, bench-probes, bench-diagnose|RUNS=N
+history|JSON=1 CELL=TARGET/COMPILER RUN=N
+compiler-bisect|PREDICATE= TARGET= COMPILERS= KCELL=DIR W=0|1 FLAGS=
+reproduce|CELL=TARGET/COMPILER REPORT=FILE
+endef
+export HELP_TARGETS HELP_SETTINGS
+
 help:
-	@echo 'Targets:'
-	@echo '  all       build the tools (kabi) into $$(O)'
-	@echo '  parity    build every target with GCC and Clang, boot each into toybox to run KUnit'
-	@echo '            and the kselftests from a disk, compare the tests and diff the layouts'
-	@echo '  compiler-bugs  run the compiler-bug cases with every installed compiler and target'
-	@echo '  probes    the same as compiler-bugs (COMPILERS= narrows it)'
-	@echo '  check     install test dependencies and run every test'
-	@echo '  fuzz      fuzz kabi with libFuzzer, FUZZ_TIME seconds per harness'
-	@echo '  bench-probes  no-op kernel rebuild, stock Kbuild probes against the overlay'
-	@echo '  bench-diagnose    make diagnose on the tiny GCC cell against a cold Clang build (RUNS=N LLVM=-N)'
-	@echo '  bench     kabi against pahole, codiff and abidiff on a distro vmlinux (RUNS=N)'
-	@echo '  module    build an external module (KDIR= M= COMPILER=) and check its layouts against the kernel'
-	@echo '  series-tree       extract the tree if needed, push the series, print its path'
-	@echo '  series-status     the quilt series: which patches the tree has'
-	@echo '  series-check      does the series apply to the pristine tree, and pass checkpatch'
-	@echo '  series-bisect     build every prefix of the series with GCC and Clang, -Werror'
-	@echo '  series-roundtrip  push -a then pop -a leaves the tree byte-identical'
-	@echo '  series-refresh    rewrite the patches in normalised form'
-	@echo '  series-survey     the long defconfig builds behind Documentation/series.md'
-	@echo '  diagnose  replay a GCC kernel build through clang -fsyntax-only (CELL= BUILD_DIR= W= LLVM=-N)'
-	@echo '  diagnose-diff     new, gone and unchanged findings of two replays (A= B=)'
-	@echo '  install   install kabi, the overlay, the series and the scripts under $$(DESTDIR)$$(PREFIX)'
-	@echo '  clean     remove tool builds (kernel builds under $$(O)/kernel stay)'
-	@echo 'Settings: O=DIR V=1 CC=gcc|clang SANITIZE=1 PREFIX= DESTDIR='
-	@echo '          TARGETS= COMPILERS= TESTS=none|kunit|kselftest|all LLVM=-N KSRC=DIR JOBS=N (parity)'
-	@echo '          SRC=DIR PATCHES=DIR (series-*) JSON=1 (series-check) FRESH=1 DISCARD=1 (series-tree)'
-	@echo '          TARGET= COMPILERS= (series-bisect) PHASE=before|after COMPILERS= (series-survey)'
-	@echo '          COMPILERS=all|NAME... (parity, probes, series-*; scripts/targets/compilers.list)'
-	@echo '          KDIR= M= COMPILER=kernel|gcc|gcc-N|clang|clang-N VMLINUX= BTF= MODDIR= (module)'
-	@echo '          DIST=distcc|icecc (parity, series-bisect, series-survey: build on a farm)'
+	@printf '%s\n' "$$HELP_TARGETS" | awk -v title=Targets -f scripts/help/help.awk
+	@printf '%s\n' "$$HELP_SETTINGS" | awk -v title=Settings -f scripts/help/help.awk

@@ -50,13 +50,13 @@ words() {
 }
 
 # split_args FILE ARG...: the flags to judge, one per line, in FILE
-# (scripts/lib/flag-words.awk tells them from paths, macros and the like)
+# (kbuild/flag-words.awk tells them from paths, macros and the like)
 split_args() {
 	local out="$1"
 
 	shift
-	words "$@" | awk -f "$TOPDIR/scripts/lib/flag-words.awk" \
-		-f "$TOPDIR/scripts/lib/flag-split.awk" >"$out"
+	words "$@" | awk -f "$TOPDIR/kbuild/flag-words.awk" \
+		-f "$TOPDIR/kbuild/flag-split.awk" >"$out"
 }
 
 # judge CC TRIPLE FLAGFILE DECISIONS: the rounds
@@ -80,7 +80,7 @@ judge() {
 		else
 			rc=$?
 		fi
-		awk -v final="$final" -v try="$try" -f "$TOPDIR/scripts/lib/flag-step.awk" \
+		awk -v final="$final" -v try="$try" -f "$TOPDIR/kbuild/flag-step.awk" \
 			"$TOPDIR/kbuild/gcc-flags" "$dir/diag" "$dir/state" >"$dir/step"
 		grep '^@decision ' "$dir/step" | sed 's/^@decision //' >>"$out" || :
 		grep -v '^@decision ' "$dir/step" >"$dir/state.new" || :
@@ -101,8 +101,8 @@ command_line() {
 	local decisions="$1"
 
 	shift
-	words "$@" | awk -v table="$decisions" -f "$TOPDIR/scripts/lib/flag-words.awk" \
-		-f "$TOPDIR/scripts/lib/flag-apply.awk"
+	words "$@" | awk -v table="$decisions" -f "$TOPDIR/kbuild/flag-words.awk" \
+		-f "$TOPDIR/kbuild/flag-apply.awk"
 }
 
 main() {

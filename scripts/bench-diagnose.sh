@@ -69,7 +69,7 @@ cold_build() {
 replay() {
 	rm -rf "$scratch/replay"
 	timed "$scratch/replay.log" "$TOPDIR/scripts/diagnose.sh" -O "$builddir" -c clang -j "$jobs" \
-		-o "$scratch/replay" "$builddir/kernel/$BENCH_TARGET-gcc" ||
+		-o "$scratch/replay" "$(load_target "$BENCH_TARGET" && compiler_select gcc && cell_dir "$builddir")" ||
 		{ tail -n 20 "$scratch/replay.log" >&2; warn "the replay failed; see '$scratch/replay.log'"; return 1; }
 }
 

@@ -46,13 +46,15 @@ kmake() {
 	if [ "$mode" = overlay ]; then
 		set -- MAKEFILES="$TOPDIR/kbuild/overlay.mk" "$@"
 	fi
-	env -u MAKEFLAGS -u MAKELEVEL -u MAKEFILES make -C "$srcdir" O="$objdir" ARCH="$t_arch" \
-		LLVM="$cc_llvm" -j "$(nproc)" "$@" >>"$log" 2>&1
+	"$TOPDIR/scripts/kernel-make.sh" -t "$t_name" -c clang "$srcdir" O="$objdir" \
+		-j "$(nproc)" "$@" >>"$log" 2>&1
 }
 
 # prepare: a complete overlay build with a warm cache in $objdir
 prepare() {
-	local from="$builddir/kernel/$t_name-$cc_suffix/.config"
+	local from
+
+	from="$(cell_dir "$builddir")/.config"
 
 	if [ ! -f "$objdir/.config" ]; then
 		[ -f "$from" ] || die "no '$from': run 'make parity' first"
@@ -92,8 +94,8 @@ probe_processes() {
 	set --
 	[ "$mode" != overlay ] || set -- MAKEFILES="$TOPDIR/kbuild/overlay.mk"
 	strace -f -qq -s 4096 -e trace=execve -e signal=none -o "$trace" \
-		env -u MAKEFLAGS -u MAKELEVEL -u MAKEFILES make -C "$srcdir" O="$objdir" ARCH="$t_arch" \
-		LLVM="$cc_llvm" -j "$(nproc)" "$@" >>"$log" 2>&1
+		"$TOPDIR/scripts/kernel-make.sh" -t "$t_name" -c clang "$srcdir" O="$objdir" \
+		-j "$(nproc)" "$@" >>"$log" 2>&1
 	grep -E 'execve\("[^"]*/(clang|ld\.lld)[^"/]*", ' "$trace" | grep -v ' = -1 ' |
 		grep -c -E -e '\.tmp_|kparity-probe\.' -e '\["[^"]*", "[^"]*".*, "-v"\]' || :
 	rm -f "$trace"

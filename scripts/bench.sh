@@ -22,6 +22,8 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOPDIR/scripts/lib/common.sh"
 # shellcheck source=scripts/lib/debcache.sh
 . "$TOPDIR/scripts/lib/debcache.sh"
+# shellcheck source=scripts/lib/target.sh
+. "$TOPDIR/scripts/lib/target.sh"
 TIME=/usr/bin/time
 
 # The distro pair: Debian's debug vmlinux of two consecutive ABIs.
@@ -629,8 +631,8 @@ main() {
 	else
 		case $# in
 		0)
-			old="$builddir/kernel/x86_64-gcc/vmlinux"
-			new="$builddir/kernel/x86_64-clang/vmlinux"
+			old="$(load_target x86_64 && compiler_select gcc && cell_dir "$builddir")/vmlinux"
+			new="$(load_target x86_64 && compiler_select clang && cell_dir "$builddir")/vmlinux"
 			;;
 		2) old=$1 new=$2 ;;
 		*) usage >&2; exit 2 ;;
@@ -653,7 +655,7 @@ main() {
 	: >"$results"
 	: >"$checks"
 	load=$(cut -d ' ' -f 1-3 /proc/loadavg)
-	cache="${KPARITY_CACHE_DIR:-$builddir/cache}"
+	cache=$(cache_dir "$builddir")
 	if [ "$btf" = 1 ]; then
 		btf_only "$@"
 	else

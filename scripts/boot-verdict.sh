@@ -43,7 +43,7 @@ main() {
 	esac
 	[ -n "$3" ] || die "empty TOKEN"
 
-	awk -v status="$2" -v token="$3" -f "$TOPDIR/scripts/lib/boot-verdict.awk" "$1"
+	awk -v status="$2" -v token="$3" -f "$TOPDIR/scripts/boot-verdict/boot-verdict.awk" "$1"
 }
 
 main "$@"

@@ -86,9 +86,9 @@ in_list() {
 
 # ---- case files ------------------------------------------------------
 
-# parse_case FILE: the records of FILE's tags (scripts/lib/compiler-bugs-parse.awk)
+# parse_case FILE: the records of FILE's tags (scripts/compiler-bugs/compiler-bugs-parse.awk)
 parse_case() {
-	awk -v all_targets="$TARGETS" -f "$TOPDIR/scripts/lib/compiler-bugs-parse.awk" "$1"
+	awk -v all_targets="$TARGETS" -f "$TOPDIR/scripts/compiler-bugs/compiler-bugs-parse.awk" "$1"
 }
 
 # tag_value TAGFILE KEY: the value of a single tag
@@ -353,7 +353,7 @@ measure() {
 # of the first check-expect whose selector holds, or "0<TAB>none"
 recorded() {
 	awk -F "$TAB" -v fam="$2" -v ver="$3" -v tgt="$4" \
-		-f "$TOPDIR/scripts/lib/compiler-bugs-recorded.awk" "$1"
+		-f "$TOPDIR/scripts/compiler-bugs/compiler-bugs-recorded.awk" "$1"
 }
 
 # run_cell NAME DISPLAY: one case with the current compiler; appends a
@@ -437,17 +437,17 @@ run_all() {
 # compiler), then the CHANGED and malformed details and the summary
 text_matrix() {
 	awk -F "$TAB" -v targets="$TARGETS" -v ncases="$(wc -l <"$work/cases.list")" \
-		-f "$TOPDIR/scripts/lib/compiler-bugs-matrix.awk" \
+		-f "$TOPDIR/scripts/compiler-bugs/compiler-bugs-matrix.awk" \
 		"$work/compilers.tsv" "$work/malformed.tsv" "$work/results.tsv"
 }
 
 # history: for each case and compiler family whose outcome changes from
 # one version to another, the first version of each outcome
-# (scripts/lib/compiler-bugs-history.awk)
+# (scripts/compiler-bugs/compiler-bugs-history.awk)
 history() {
 	awk -F "$TAB" '{ f = $3; sub(/-.*/, "", f); print $1 "\t" f "\t" $2 "\t" $9 "\t" $4 }' \
 		"$work/results.tsv" | sort -t "$TAB" -k1,1 -k2,2 -k3,3 -k4,4V |
-		awk -F "$TAB" -f "$TOPDIR/scripts/lib/compiler-bugs-history.awk"
+		awk -F "$TAB" -f "$TOPDIR/scripts/compiler-bugs/compiler-bugs-history.awk"
 }
 
 # json_matrix: the same, as one JSON object for reports
@@ -468,7 +468,7 @@ json_matrix() {
 		--rawfile cases "$work/cases.tsv" \
 		--rawfile results "$work/results.tsv" \
 		--rawfile malformed "$work/malformed.tsv" \
-		-f "$TOPDIR/scripts/lib/compiler-bugs-matrix.jq"
+		-f "$TOPDIR/scripts/compiler-bugs/compiler-bugs-matrix.jq"
 }
 
 main() {

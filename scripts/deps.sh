@@ -23,10 +23,10 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 
 # One group per job; a job asks for the groups it uses.
 PKGS_build="make gcc libc6-dev pkg-config libelf-dev libdw-dev libbpf-dev"
-PKGS_check="bats bats-assert bats-support jq valgrind shellcheck binutils debhelper lintian bash-completion man-db chromium clang llvm lld libclang-rt-14-dev dwarves gcc-arm-linux-gnueabi gcc-aarch64-linux-gnu strace qemu-user distcc icecc iproute2 util-linux file"
+PKGS_check="bats bats-assert bats-support jq sqlite3 python3-jsonschema valgrind shellcheck binutils debhelper lintian bash-completion man-db chromium clang llvm lld libclang-rt-14-dev dwarves gcc-arm-linux-gnueabi gcc-aarch64-linux-gnu strace qemu-user distcc icecc iproute2 util-linux file"
 PKGS_kernel="linux-source-6.1 xz-utils flex bison bc libssl-dev cpio kmod python3 ccache libncurses-dev"
-PKGS_bench="dwarves abigail-tools time coreutils binutils dpkg apt bpftool"
-PKGS_parity="quilt jq coreutils qemu-system-x86 qemu-system-arm gcc-arm-linux-gnueabi gcc-aarch64-linux-gnu clang clang-19 lld lld-19 llvm llvm-19 libc6-dev-armel-cross libc6-dev-arm64-cross rsync genext2fs"
+PKGS_bench="dwarves abigail-tools time coreutils binutils dpkg apt bpftool jq"
+PKGS_parity="quilt jq sqlite3 coreutils qemu-system-x86 qemu-system-arm gcc-arm-linux-gnueabi gcc-aarch64-linux-gnu clang clang-19 lld lld-19 llvm llvm-19 libc6-dev-armel-cross libc6-dev-arm64-cross rsync genext2fs"
 
 # The Debian source packages a group's job fetches itself (their upstream
 # tarball, into the cache: scripts/lib/debcache.sh's deb_orig); apt needs a

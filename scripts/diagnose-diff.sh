@@ -36,8 +36,8 @@ main() {
 		jq -e '.schema == 1 and (.findings | type) == "array"' "$f" >/dev/null 2>&1 ||
 			die "'$f' is not a schema 1 diagnose report"
 	done
-	result=$(jq -n -r --slurpfile a "$1" --slurpfile b "$2" -L "$TOPDIR/scripts/lib" \
-		-f "$TOPDIR/scripts/lib/diagnose-diff.jq") || die "cannot compare '$1' and '$2'"
+	result=$(jq -n -r --slurpfile a "$1" --slurpfile b "$2" -L "$TOPDIR/scripts/diagnose" \
+		-f "$TOPDIR/scripts/diagnose/diagnose-diff.jq") || die "cannot compare '$1' and '$2'"
 	printf '%s\n' "$result"
 	case "$result" in
 	"new 0 gone 0 "*) return 0 ;;

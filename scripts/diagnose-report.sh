@@ -25,7 +25,7 @@ USAGE
 
 # render KIND JSON OUT: OUT/diagnose.KIND from scripts/lib/diagnose-KIND.jq
 render() {
-	jq -r -L "$TOPDIR/scripts/lib" -f "$TOPDIR/scripts/lib/diagnose-$1.jq" "$2" >"$3/diagnose.$1.tmp" ||
+	jq -r -L "$TOPDIR/scripts/diagnose" -f "$TOPDIR/scripts/diagnose/diagnose-$1.jq" "$2" >"$3/diagnose.$1.tmp" ||
 		die "cannot render '$3/diagnose.$1'"
 	mv "$3/diagnose.$1.tmp" "$3/diagnose.$1"
 }

@@ -28,7 +28,7 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOPDIR/scripts/lib/common.sh"
 # shellcheck source=scripts/lib/target.sh
 . "$TOPDIR/scripts/lib/target.sh"
-LIB="$TOPDIR/scripts/lib"
+LIB="$TOPDIR/scripts/diagnose"
 
 usage() {
 	cat <<USAGE
@@ -147,7 +147,7 @@ module_objects() {
 }
 
 # linked OUT: OUT/linked, the objects the build still uses
-# (scripts/lib/diagnose-linked.awk): reached from its link commands, the
+# (scripts/diagnose/diagnose-linked.awk): reached from its link commands, the
 # archives they name (listed with ar t, until no new archive turns up),
 # the modules, and the objects link-vmlinux.sh links itself.
 linked() {
@@ -217,7 +217,7 @@ units() {
 translate() {
 	local out="$1" n=0 set cc pre level drop
 
-	awk -F '\t' -f "$LIB/flag-words.awk" -f "$LIB/diagnose-sets.awk" "$out/units.tsv" >"$out/sets.tsv"
+	awk -F '\t' -f "$TOPDIR/kbuild/flag-words.awk" -f "$LIB/diagnose-sets.awk" "$out/units.tsv" >"$out/sets.tsv"
 	cut -f2 "$out/sets.tsv" | LC_ALL=C sort -u >"$out/setlist"
 	cc=$(head -n 1 "$out/units.tsv" | cut -f4 | awk '{ for (i = 1; i <= NF && $i !~ /^-/; i++) c = $i; print c }')
 	target=$(triple "$cc")
@@ -247,7 +247,7 @@ translate() {
 				-v level="$level" -v after=-Wno-packed-not-aligned -v drop="$drop" \
 				-v outside="$out/outside" \
 				-v post="-Wno-error -fsyntax-only -fno-color-diagnostics -fdiagnostics-parseable-fixits" \
-				-f "$LIB/flag-words.awk" -f "$LIB/diagnose-cmd.awk" >>"$out/commands.tsv"
+				-f "$TOPDIR/kbuild/flag-words.awk" -f "$LIB/diagnose-cmd.awk" >>"$out/commands.tsv"
 	done <"$out/setlist"
 	nsets="$n"
 	dropped_gcc="$drop"
@@ -328,6 +328,7 @@ diagnose_one() {
 	start=$(date +%s)
 	triage "$out" "$bdir"
 	"$TOPDIR/scripts/diagnose-report.sh" "$out/diagnose.json" "$out" || exit 2
+	"$TOPDIR/scripts/history.sh" record "$out/diagnose.json" || :
 	step TRIAGE "$(fmt_time $(($(date +%s) - start)))"
 	jq -r --arg report "$out/diagnose.html" -L "$LIB" -f "$LIB/diagnose-line.jq" "$out/diagnose.json"
 }
@@ -337,7 +338,9 @@ default_cells() {
 	local t
 
 	for t in $(known_targets); do
-		[ ! -d "$root/kernel/$t-gcc" ] || printf '%s\n' "$root/kernel/$t-gcc"
+		load_target "$t"
+		compiler_select gcc
+		[ ! -d "$(cell_dir "$root")" ] || cell_dir "$root"
 	done
 }
 

@@ -49,9 +49,9 @@ main() {
 
 	srcdir=$("$TOPDIR/scripts/kernel-src.sh" -o "$builddir") || exit 2
 	toybox=$("$TOPDIR/scripts/toybox.sh" -o "$builddir" -t "$target" -c "$compiler") || exit
-	mkdir -p "$builddir/initramfs/$target-$cc_suffix" ||
-		die "cannot create '$builddir/initramfs/$target-$cc_suffix'"
-	dir=$(cd "$builddir/initramfs/$target-$cc_suffix" && pwd)
+	dir=$(cell_dir "$builddir" initramfs)
+	mkdir -p "$dir" || die "cannot create '$dir'"
+	dir=$(cd "$dir" && pwd)
 	stamp="$dir/.kparity-inputs"
 	want=$(inputs "$srcdir" "$toybox")
 	if [ -f "$dir/initramfs.cpio" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then

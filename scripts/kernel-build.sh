@@ -159,15 +159,10 @@ build() {
 	fi
 	rm -f "$objdir/.kparity-built"
 
-	set -- -C "$srcdir" O="$objdir" ARCH="$ARCH" CC="$CC" -j "$jobs"
-	[ -z "${LLVM:-}" ] || set -- "$@" LLVM="$LLVM"
-	[ -z "${LLVM_IAS:-}" ] || set -- "$@" LLVM_IAS="$LLVM_IAS"
-	[ -z "${CROSS_COMPILE:-}" ] || set -- "$@" CROSS_COMPILE="$CROSS_COMPILE"
-	[ "${V:-0}" != 1 ] || set -- "$@" V=1
-
 	start=$(date +%s)
 	status=0
-	run_logged "$log" make "$@" || status=$?
+	# the toolchain setup_compiler exported goes on make's command line
+	run_logged "$log" "$TOPDIR/scripts/kernel-make.sh" "$srcdir" O="$objdir" -j "$jobs" || status=$?
 	dist_log_end "$objdir/farm.log"
 	if [ "$status" != 0 ]; then
 		step BUILD "$name  FAIL"
@@ -222,8 +217,9 @@ main() {
 
 	srcdir=$("$TOPDIR/scripts/kernel-src.sh" -o "$builddir") || exit 2
 	"$TOPDIR/scripts/kernel-patch.sh" -s "$srcdir" || exit
-	mkdir -p "$builddir/kernel/$target-$suffix" || die "cannot create '$builddir/kernel/$target-$suffix'"
-	objdir=$(cd "$builddir/kernel/$target-$suffix" && pwd)
+	objdir=$(cell_dir "$builddir")
+	mkdir -p "$objdir" || die "cannot create '$objdir'"
+	objdir=$(cd "$objdir" && pwd)
 	log="$objdir/build.log"
 	name="$target/$suffix"
 	: >"$log"

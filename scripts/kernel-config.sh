@@ -40,21 +40,11 @@ output as it runs.
 USAGE
 }
 
-# kmake ARG...: make in the kernel tree for $objdir, passing the toolchain
-# variables from the environment on the command line so that sub-makes and
-# Kconfig's compiler probes all see them.
+# kmake ARG...: make in the kernel tree for $objdir; kernel-make.sh puts
+# the toolchain variables of the environment on the command line, so that
+# sub-makes and Kconfig's compiler probes all see them.
 kmake() {
-	set -- -C "$srcdir" O="$objdir" "$@"
-	[ -z "${ARCH:-}" ] || set -- "$@" ARCH="$ARCH"
-	[ -z "${CROSS_COMPILE:-}" ] || set -- "$@" CROSS_COMPILE="$CROSS_COMPILE"
-	[ -z "${LLVM:-}" ] || set -- "$@" LLVM="$LLVM"
-	[ -z "${LLVM_IAS:-}" ] || set -- "$@" LLVM_IAS="$LLVM_IAS"
-	[ -z "${CC:-}" ] || set -- "$@" CC="$CC"
-	[ -z "${LD:-}" ] || set -- "$@" LD="$LD"
-	[ -z "${HOSTCC:-}" ] || set -- "$@" HOSTCC="$HOSTCC"
-	[ -z "${HOSTCXX:-}" ] || set -- "$@" HOSTCXX="$HOSTCXX"
-	[ "${V:-0}" != 1 ] || set -- "$@" V=1
-	run_logged "$log" make "$@"
+	run_logged "$log" "$TOPDIR/scripts/kernel-make.sh" "$srcdir" O="$objdir" "$@"
 }
 
 # failed WHAT: report a failed make step with the end of the log; exit 1.
@@ -67,7 +57,7 @@ failed() {
 # check_fragments FRAGMENT...: exit 2 on a line that is neither blank, a
 # comment nor a Kconfig assignment, so that a typo is not silently ignored.
 check_fragments() {
-	awk -v prog="$PROG" -f "$TOPDIR/scripts/lib/kconfig-lines.awk" "$@"
+	awk -v prog="$PROG" -f "$TOPDIR/scripts/kernel-config/kconfig-lines.awk" "$@"
 }
 
 # verify CONFIG FRAGMENT...: print one line per symbol whose requested
@@ -81,7 +71,7 @@ verify() {
 	local config="$1"
 
 	shift
-	awk -v prog="$PROG" -f "$TOPDIR/scripts/lib/kconfig-verify.awk" \
+	awk -v prog="$PROG" -f "$TOPDIR/scripts/kernel-config/kconfig-verify.awk" \
 		part=config "$config" part=fragment "$@" >&2
 }
 

@@ -44,9 +44,9 @@ Environment:
 USAGE
 }
 
-# programs TARGET: the list's lines for TARGET, checked (scripts/lib/kselftest-list.awk)
+# programs TARGET: the list's lines for TARGET, checked (scripts/kselftest/kselftest-list.awk)
 programs() {
-	awk -v target="$1" -v file="$LIST" -f "$TOPDIR/scripts/lib/kselftest-list.awk" "$LIST"
+	awk -v target="$1" -v file="$LIST" -f "$TOPDIR/scripts/kselftest/kselftest-list.awk" "$LIST"
 }
 
 # cflags: static, and lld for Clang (the system's ld links no other arch)
@@ -73,7 +73,7 @@ inputs() {
 	printf 'cc %s\n' "$("$cc_bin" --version | head -n 1)"
 	printf 'make %s CFLAGS=%s\n' "$(make_args)" "$(cflags)"
 	printf '%s\n' "$2"
-	cksum "$0" "$TOPDIR/scripts/lib/kselftest-list.awk" | awk '{ print $1, $2 }'
+	cksum "$0" "$TOPDIR/scripts/kselftest/kselftest-list.awk" | awk '{ print $1, $2 }'
 }
 
 # fail LOG WHAT: the build of WHAT failed; show the log's first error
@@ -90,14 +90,15 @@ build() {
 	rm -rf "$dir/obj" "$dir/root"
 	mkdir -p "$dir/obj"
 	: >"$log"
-	run_logged "$log" make -C "$src" O="$dir/obj" ARCH="$t_arch" headers ||
+	run_logged "$log" "$TOPDIR/scripts/kernel-make.sh" -t "$t_name" -c "$compiler" \
+		"$src" O="$dir/obj" headers ||
 		fail "$log" "installing the kernel headers"
 	# CFLAGS from the environment: the collections' Makefiles add to it.
 	# The programs a collection builds only for 'run_destructive_tests'
 	# (TEST_GEN_PROGS_EXTENDED, e.g. timers' clock setters) are not built.
-	# shellcheck disable=SC2046 # one word per make argument
-	run_logged "$log" env CFLAGS="$(cflags)" make -C "$src/tools/testing/selftests" \
-		O="$dir/obj" ARCH="$t_srcarch" $(make_args) TARGETS="$3" \
+	run_logged "$log" env CFLAGS="$(cflags)" "$TOPDIR/scripts/kernel-make.sh" \
+		-t "$t_name" -c "$compiler" "$src/tools/testing/selftests" \
+		O="$dir/obj" ARCH="$t_srcarch" TARGETS="$3" \
 		TEST_GEN_PROGS_EXTENDED= FORCE_TARGETS=1 -j 2 \
 		INSTALL_PATH="$dir/root" install ||
 		fail "$log" "building the kselftests ($3)"
@@ -166,7 +167,7 @@ main() {
 	mkdir -p "$builddir" || die "cannot create '$builddir'"
 	builddir=$(cd "$builddir" && pwd)
 	src=$(KPARITY_SRC_QUIET=1 "$TOPDIR/scripts/kernel-src.sh" -o "$builddir") || exit 2
-	dir="$builddir/kselftest/$target-$cc_suffix"
+	dir=$(cell_dir "$builddir" kselftest)
 	mkdir -p "$dir" || die "cannot create '$dir'"
 	stamp="$dir/.kparity-inputs"
 	want=$(inputs "$src" "$runs")

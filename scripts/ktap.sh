@@ -3,7 +3,7 @@
 #
 # ktap.sh - the test results in a console log: one line per test,
 # "SUITE.TEST pass|fail|skip|timeout|not-run", and "# MESSAGE" lines for
-# what went wrong with the log itself (scripts/lib/ktap.awk has the rules).
+# what went wrong with the log itself (scripts/ktap/ktap.awk has the rules).
 #
 # Exit: 0 ok (whatever the results), 2 trouble (usage, unreadable log).
 
@@ -48,7 +48,7 @@ main() {
 		die "cannot read '$1'"
 	fi
 	awk -v hang="$hang" -v eof_line="$(eof_line "$1")" \
-		-f "$TOPDIR/scripts/lib/ktap.awk" "$1"
+		-f "$TOPDIR/scripts/ktap/ktap.awk" "$1"
 }
 
 main "$@"

@@ -164,9 +164,10 @@ say_toolchain() {
 
 # kmake ARG...: make in the kernel tree for the module, not under ours
 kmake() {
-	# make module's own variables are not the module's
-	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u MAKEFILES -u KDIR -u COMPILER \
-		-u VMLINUX -u BTF -u MODDIR make -C "$kdir" M="$mdir" "$@"
+	# make module's own settings are not the module's, and the toolchain
+	# is the one chosen here, not one the caller's environment names
+	env -u KDIR -u COMPILER -u VMLINUX -u BTF -u MODDIR -u LLVM -u LLVM_IAS -u LD \
+		"$TOPDIR/scripts/kernel-make.sh" "$kdir" M="$mdir" "$@"
 }
 
 # build_failed WHY: the last line of a failed build, with the first error

@@ -36,6 +36,7 @@ package() {
 	qemu-system-arm | qemu-system-aarch64) echo qemu-system-arm ;;
 	quilt) echo quilt ;;
 	jq) echo jq ;;
+	sqlite3) echo sqlite3 ;;
 	ccache) echo ccache ;;
 	timeout) echo coreutils ;;
 	make) echo make ;;

@@ -52,7 +52,7 @@ check_log() {
 # report LOG [OTHER]: print the disagreements and a summary line; the awk
 # exit status is 1 when there is something to report.
 report() {
-	awk -F'\t' -v two="$(($# - 1))" -f "$TOPDIR/scripts/probe-audit.awk" "$@"
+	awk -F'\t' -v two="$(($# - 1))" -f "$TOPDIR/scripts/probe-audit/probe-audit.awk" "$@"
 }
 
 main() {

@@ -25,14 +25,36 @@ Write OUTDIR/report.md and OUTDIR/report.html from REPORT.JSON.
 USAGE
 }
 
-# render_md JSON: report.md (scripts/lib/report-md.jq)
-render_md() {
-	jq -r -L "$TOPDIR/scripts/lib" -f "$TOPDIR/scripts/lib/report-md.jq" "$1"
+# history_file JSON NAME: NAME beside JSON when scripts/history.sh wrote it
+# for this very JSON (its report_sha256), else /dev/null
+history_file() {
+	local f sum
+
+	f="$(dirname "$1")/$2"
+	sum=$(sha256sum "$1" | cut -d' ' -f1)
+	if [ -f "$f" ] && [ "$(jq -r '.report_sha256 // ""' "$f" 2>/dev/null)" = "$sum" ]; then
+		echo "$f"
+	else
+		echo /dev/null
+	fi
 }
 
-# render_html JSON: report.html (scripts/lib/report-html.jq)
+# with_history JSON: JSON with its since.json and toolchain.json as .since
+# and .toolchain (scripts/report/report-history.jq), or JSON as it is
+with_history() {
+	jq --slurpfile since "$(history_file "$1" since.json)" \
+		--slurpfile toolchain "$(history_file "$1" toolchain.json)" \
+		'. + {since: $since[0], toolchain: $toolchain[0]}' "$1"
+}
+
+# render_md JSON: report.md (scripts/report/report-md.jq)
+render_md() {
+	with_history "$1" | jq -r -L "$TOPDIR/scripts/report" -f "$TOPDIR/scripts/report/report-md.jq"
+}
+
+# render_html JSON: report.html (scripts/report/report-html.jq)
 render_html() {
-	jq -r -L "$TOPDIR/scripts/lib" -f "$TOPDIR/scripts/lib/report-html.jq" "$1"
+	with_history "$1" | jq -r -L "$TOPDIR/scripts/report" -f "$TOPDIR/scripts/report/report-html.jq"
 }
 
 main() {

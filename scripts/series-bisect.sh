@@ -34,7 +34,7 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/lib/farm.sh
 . "$TOPDIR/scripts/lib/farm.sh"
 # shellcheck source=/dev/null # series-lib.sh is checked on its own
-. "$TOPDIR/scripts/series-lib.sh"
+. "$TOPDIR/scripts/lib/series.sh"
 
 usage() {
 	cat <<USAGE
@@ -132,19 +132,14 @@ configure() {
 		die "cannot configure '$objdir' (see '$objdir/config.log')"
 }
 
-# build SRCDIR OBJDIR LOG: build OBJDIR with the selected compiler; return
-# make's status.
+# build SRCDIR OBJDIR LOG COMPILER: build OBJDIR with COMPILER (selected);
+# return make's status.
 build() {
 	local srcdir="$1" objdir="$2" log="$3"
 
-	set -- make -C "$srcdir" O="$objdir" -j "$jobs" ARCH="$t_arch" CC="$(compiler_cc)"
-	[ -z "$cc_llvm" ] || set -- "$@" LLVM="$cc_llvm"
-	[ -z "$cc_ias" ] || set -- "$@" LLVM_IAS="$cc_ias"
-	[ -z "$cc_cross" ] || set -- "$@" CROSS_COMPILE="$cc_cross"
-	[ "${V:-0}" != 1 ] || set -- "$@" V=1
 	# shellcheck disable=SC2086 # one word per Kbuild target
-	set -- "$@" $kbuild_targets
-	env -u CROSS_COMPILE -u LLVM -u LLVM_IAS nice -n "${BISECT_NICE:-10}" "$@" >"$log" 2>&1
+	nice -n "${BISECT_NICE:-10}" "$TOPDIR/scripts/kernel-make.sh" -t "$target" -c "$4" \
+		"$srcdir" O="$objdir" -j "$jobs" CC="$(compiler_cc)" $kbuild_targets >"$log" 2>&1
 }
 
 # compiled LOG: how many C and assembler files make compiled in LOG. Kbuild
@@ -220,10 +215,10 @@ main() {
 			compiler_select "$c"
 			"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$cc_bin" || exit 2
 			dist_setup "$cc_bin" "$builddir"
-			objdir="$builddir/series/bisect/$target-$cc_suffix"
+			objdir=$(cell_dir "$builddir/series" bisect)
 			configure "$srcdir" "$objdir"
 			objdir=$(cd "$objdir" && pwd)
-			if build "$srcdir" "$objdir" "$objdir/prefix-$n.log"; then
+			if build "$srcdir" "$objdir" "$objdir/prefix-$n.log" "$c"; then
 				line="$line${line:+, }$c ok ($(compiled "$objdir/prefix-$n.log") compiled)"
 			else
 				line="$line${line:+, }$c FAIL"

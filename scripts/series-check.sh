@@ -29,8 +29,8 @@ set -eu
 
 PROG=series-check.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=scripts/series-lib.sh
-. "$TOPDIR/scripts/series-lib.sh"
+# shellcheck source=scripts/lib/series.sh
+. "$TOPDIR/scripts/lib/series.sh"
 
 usage() {
 	cat <<USAGE
@@ -82,7 +82,7 @@ copy_tree() {
 }
 
 # check_one DEST PATCHFILE: apply one patch in DEST; print its result line
-# as 'STATUS<tab>DETAIL;DETAIL...' (scripts/lib/patch-report.awk).
+# as 'STATUS<tab>DETAIL;DETAIL...' (scripts/series/patch-report.awk).
 check_one() {
 	local dest="$1" patchfile="$2" file missing="" files out rc=0
 
@@ -96,7 +96,7 @@ check_one() {
 	done
 	out=$(cd "$dest" && patch -p1 -N -f -r - --no-backup-if-mismatch <"$patchfile" 2>&1) || rc=$?
 	printf '%s\n' "$out" |
-		awk -v rc="$rc" -v missing="$missing" -f "$TOPDIR/scripts/lib/patch-report.awk"
+		awk -v rc="$rc" -v missing="$missing" -f "$TOPDIR/scripts/series/patch-report.awk"
 }
 
 # checkpatch SRCDIR PATCHFILE: 'clean', or checkpatch's 'N errors, M
@@ -189,6 +189,7 @@ main() {
 	shift $((OPTIND - 1))
 	[ $# -eq 0 ] || { usage >&2; exit 2; }
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" patch || exit 2
+	[ "$json" = 0 ] || "$TOPDIR/scripts/need-tool.sh" -p "$PROG" jq || exit 2
 	open_series "$builddir"
 	# The half-written files of an interrupted push are no pristine tree.
 	check_interrupted "$srcdir" "$patchdir"

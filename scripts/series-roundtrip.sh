@@ -21,8 +21,8 @@ set -eu
 
 PROG=series-roundtrip.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=scripts/series-lib.sh
-. "$TOPDIR/scripts/series-lib.sh"
+# shellcheck source=scripts/lib/series.sh
+. "$TOPDIR/scripts/lib/series.sh"
 
 usage() {
 	cat <<USAGE

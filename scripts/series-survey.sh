@@ -137,7 +137,7 @@ prepare_tree() {
 # itself ('clang-19: error: argument unused during compilation: ...'),
 # which carry no file name, in the format of warnings.sh -l.
 driver_diagnostics() {
-	awk -f "$TOPDIR/scripts/lib/driver-diagnostics.awk" "$1"
+	awk -f "$TOPDIR/scripts/series/driver-diagnostics.awk" "$1"
 }
 
 # survey_one SRCDIR BUILDDIR PHASE JOBS NAME: configure and build one
@@ -172,19 +172,20 @@ survey_one() {
 		configure_target "$srcdir" "$objdir" "$log" "$@" || die "cannot configure '$name'"
 	else
 		{
-			make -C "$srcdir" "$@" O="$objdir" "$config" &&
+			"$TOPDIR/scripts/kernel-make.sh" "$srcdir" "$@" O="$objdir" "$config" &&
 				"$srcdir/scripts/config" --file "$objdir/.config" -e WERROR &&
-				make -C "$srcdir" "$@" O="$objdir" olddefconfig
+				"$TOPDIR/scripts/kernel-make.sh" "$srcdir" "$@" O="$objdir" olddefconfig
 		} >"$log" 2>&1 || { tail -n 20 "$log" >&2; die "cannot configure '$name'"; }
 	fi
 	grep -qx 'CONFIG_WERROR=y' "$objdir/.config" || die "'$name' did not keep CONFIG_WERROR=y"
 
 	step BUILD "$name ($phase), log in $log"
 	start=$(date +%s)
-	nice -n "${SURVEY_NICE:-15}" make -C "$srcdir" "$@" O="$objdir" -k -j "$jobs" >>"$log" 2>&1 ||
+	nice -n "${SURVEY_NICE:-15}" "$TOPDIR/scripts/kernel-make.sh" "$srcdir" "$@" O="$objdir" -k -j "$jobs" >>"$log" 2>&1 ||
 		status=$?
 	summarise "$srcdir" "$objdir" "$phase" "$status" "$(($(date +%s) - start))"
 	step DONE "$name ($phase): $(cat "$objdir/$phase.status")"
+	"$TOPDIR/scripts/history.sh" record "$objdir/$phase.status" || :
 	return "$status"
 }
 

@@ -148,8 +148,8 @@ main() {
 
 	mkdir -p "$builddir" || die "cannot create '$builddir'"
 	builddir=$(cd "$builddir" && pwd)
-	tar=$(deb_orig "$(deb_cache_dir "$builddir")" toybox)
-	dir="$builddir/toybox/$target-$cc_suffix"
+	tar=$(deb_orig "$(cache_dir "$builddir")" toybox)
+	dir=$(cell_dir "$builddir" toybox)
 	mkdir -p "$dir" || die "cannot create '$dir'"
 	stamp="$dir/.kparity-inputs"
 	libc >/dev/null

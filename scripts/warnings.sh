@@ -11,7 +11,7 @@
 # "ld.lld: error: ...") count under the file "(link)"; objtool's
 # ("FILE.o: warning: objtool: ..."), modpost's ("WARNING: modpost: ...")
 # and Kconfig's (".config:12:warning: override: ...") under their own tool
-# (scripts/lib/warnings-list.awk has every form). A diagnostic without
+# (scripts/warnings/warnings-list.awk has every form). A diagnostic without
 # a flag counts under "(none)". A header's diagnostic repeats in every unit
 # that includes it; it counts once per distinct file, line, column, kind,
 # flag and text. Paths below SRCDIR are made relative to it.
@@ -47,13 +47,13 @@ diagnostics() {
 	local srcdir="$1"
 
 	shift
-	awk -v src="$srcdir" -f "$TOPDIR/scripts/lib/warnings-list.awk" "$@" |
+	awk -v src="$srcdir" -f "$TOPDIR/scripts/warnings/warnings-list.awk" "$@" |
 		LC_ALL=C sort -t "$(printf '\t')" -k4,4 -k5,5V -k1,3 -k6 -u
 }
 
 # summary: the default report from the -l listing on stdin.
 summary() {
-	awk -F '\t' -f "$TOPDIR/scripts/lib/warnings-summary.awk" |
+	awk -F '\t' -f "$TOPDIR/scripts/warnings/warnings-summary.awk" |
 		LC_ALL=C sort -t "$(printf '\t')" -k1,1n -k2,2nr -k3,3 | cut -f 4
 }
 
@@ -86,7 +86,7 @@ main() {
 	json)
 		"$(dirname "$0")/need-tool.sh" -p "$PROG" jq || exit 2
 		diagnostics "$srcdir" "$@" |
-			jq -R -s -c --arg tools "$TOOLS" -f "$TOPDIR/scripts/lib/warnings-json.jq"
+			jq -R -s -c --arg tools "$TOOLS" -f "$TOPDIR/scripts/warnings/warnings-json.jq"
 		;;
 	esac
 }

@@ -9,6 +9,8 @@ bats_require_minimum_version 1.5.0
 
 TOP=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 KABI=${KABI:-$TOP/build/kabi}
+# a run a test starts records its results here, never in the user's database
+export KPARITY_HISTORY_DB="${BATS_FILE_TMPDIR:-${TMPDIR:-/tmp}}/results.db"
 
 # need_tool TOOL: fail in CI, skip with the reason elsewhere
 need_tool() {

@@ -208,5 +208,6 @@ OUT
 
 @test "make: help lists the compiler-bugs target" {
 	run -0 make -C "$TOP" --no-print-directory help
-	assert_line "  compiler-bugs  run the compiler-bug cases with every installed compiler and target"
+	assert_line "  compiler-bugs     run the compiler-bug cases with every installed compiler"
+	assert_line "                    and target"
 }

@@ -10,7 +10,7 @@ load common
 setup() {
 	F=$BATS_TEST_DIRNAME/fixtures/diagnose
 	D=$TOP/scripts/diagnose.sh
-	L=$TOP/scripts/lib
+	L=$TOP/scripts/diagnose
 }
 
 # fake_build DIR: a build directory with a .config, a vmlinux linked from
@@ -307,7 +307,7 @@ translate_cmds() {
 	local set
 
 	awk '{ print NR "\t.\tx.c\t" $0 }' "$1" |
-		awk -F '\t' -f "$L/flag-words.awk" -f "$L/diagnose-sets.awk" | cut -f2 >"$BATS_TEST_TMPDIR/sets"
+		awk -F '\t' -f "$TOP/kbuild/flag-words.awk" -f "$L/diagnose-sets.awk" | cut -f2 >"$BATS_TEST_TMPDIR/sets"
 	: >"$BATS_TEST_TMPDIR/verdicts"
 	while IFS= read -r set; do
 		# shellcheck disable=SC2086 # blank-separated flags
@@ -328,7 +328,7 @@ translate_cmds() {
 	printf '7\t/b\t/s/a.c\t%s\n' "ccache gcc -Wp,-MMD,.a.o.d -nostdinc -I/s/include -include /s/k.h -O2 -falign-jumps=1 -Wno-main -Wimplicit-fallthrough=5 -Wno-packed-not-aligned -I ./d -DKBUILD_BASENAME='\"a\"' -c -o a.o /s/a.c" >"$BATS_TEST_TMPDIR/u"
 	run -0 awk -F '\t' -v table="$BATS_TEST_TMPDIR/t" -v clang=clang-19 -v pre=--target=x86_64-linux-gnu \
 		-v level=-Wno-sign-compare -v after=-Wno-packed-not-aligned -v drop=-Wno-main -v post=-fsyntax-only \
-		-f "$L/flag-words.awk" -f "$L/diagnose-cmd.awk" "$BATS_TEST_TMPDIR/u"
+		-f "$TOP/kbuild/flag-words.awk" -f "$L/diagnose-cmd.awk" "$BATS_TEST_TMPDIR/u"
 	assert_output "$(printf '7\t/b\t/s/a.c\t%s' "clang-19 --target=x86_64-linux-gnu -nostdinc -I/s/include -include /s/k.h -O2 -Wimplicit-fallthrough -Wno-sign-compare -I ./d -DKBUILD_BASENAME='\"a\"' -fsyntax-only /s/a.c")"
 }
 
@@ -339,7 +339,7 @@ translate_cmds() {
 	run -0 awk -F '\t' -v table="$BATS_TEST_TMPDIR/t" -v clang=clang-19 -v pre=-fintegrated-as \
 		-v level="-Wextra -Wunused" -v after=-Wno-packed-not-aligned -v post=-fsyntax-only \
 		-v outside="$BATS_TEST_TMPDIR/outside" \
-		-f "$L/flag-words.awk" -f "$L/diagnose-cmd.awk" "$BATS_TEST_TMPDIR/u"
+		-f "$TOP/kbuild/flag-words.awk" -f "$L/diagnose-cmd.awk" "$BATS_TEST_TMPDIR/u"
 	assert_output "$(printf '3\t/b\t/s/arch/x86/boot/compressed/acpi.c\t%s\n4\t/b\t/s/init/main.c\t%s' \
 		"clang-19 -fintegrated-as -m64 -O2 -Wundef -fsyntax-only /s/arch/x86/boot/compressed/acpi.c" \
 		"clang-19 -fintegrated-as -O2 -Wundef -Wextra -Wunused -fsyntax-only /s/init/main.c")"

@@ -110,7 +110,7 @@ scheduled_at() {
 # client_jobs: where the farm cell's compile jobs ran, from the engine's
 # client log in the cell (farm-jobs.awk, as parity.sh reads it)
 client_jobs() {
-	awk -f "$TOP/scripts/lib/farm-jobs.awk" "$CELL/farm.log"
+	awk -f "$TOP/scripts/farm/farm-jobs.awk" "$CELL/farm.log"
 }
 
 # daemon_jobs LOCAL DAEMON JOBS...: the lines client_jobs prints when each
@@ -400,7 +400,7 @@ $d/warn.c:25:11: warning: statement with no effect [-Wunused-value]"
 	# icecc's "caret workaround"
 	run -0 grep -c ': command needs stdout/stderr workaround, recompiling locally$' "$d/icecc.log"
 	assert_output 1
-	run -0 awk -f "$TOP/scripts/lib/farm-jobs.awk" "$d/icecc.log"
+	run -0 awk -f "$TOP/scripts/farm/farm-jobs.awk" "$d/icecc.log"
 	assert_output "local 1"
 	run -0 diff "$d/local.diag" "$d/icecc.diag"
 	run -0 cmp "$d/local.d" "$d/icecc.d"

@@ -37,7 +37,7 @@ OUT
 @test "kabi cli: help VERB and VERB --help print the same usage" {
 	run -0 "$KABI" help diff
 	local help=$output
-	assert_line --index 0 "usage: kabi diff [--json] [--only-layout] [--only-common]"
+	assert_line --index 0 "usage: kabi diff [--json [--layouts]] [--only-layout] [--only-common]"
 	assert_line "Exit status: 0 identical, bits 1 error, 2 usage, 4 changes, 8 incompatible."
 	run -0 "$KABI" diff --help
 	assert_output "$help"

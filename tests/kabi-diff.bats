@@ -140,6 +140,34 @@ member_added	inserted		offset=8	int64	false
 OUT
 }
 
+@test "kabi diff: --layouts gives each changed type the layouts kabi dump prints" {
+	need_tool jq
+	cc_obj gcc "$T/old.o" "$FIX/layout.c"
+	cc_obj gcc "$T/new.o" "$FIX/layout.c" -DNEW
+	run -12 "$KABI" diff --json --layouts -o "$T/d.json" "$T/old.o" "$T/new.o"
+	assert_output ""
+	"$KABI" dump --json --type "struct grows" -o "$T/old.dump" "$T/old.o"
+	"$KABI" dump --json --type "struct grows" -o "$T/new.dump" "$T/new.o"
+	run -0 jq -c --slurpfile o "$T/old.dump" --slurpfile n "$T/new.dump" \
+		'.types[] | select(.name == "grows") | [.old_layout == $o[0].types[0], .new_layout == $n[0].types[0]]' "$T/d.json"
+	assert_output '[true,true]'
+	# one-sided types have one layout, which the dump gives already
+	run -0 jq -c '[.types[] | select(.status == "changed") | has("old_layout") and has("new_layout")] | unique' "$T/d.json"
+	assert_output '[true]'
+	run -0 jq -c '[.types[] | select(.status != "changed") | has("old_layout") or has("new_layout")] | unique' "$T/d.json"
+	assert_output '[false]'
+	# without it the report is as it was
+	run -12 "$KABI" diff --json -o "$T/plain.json" "$T/old.o" "$T/new.o"
+	run -0 jq -c '[.types[] | has("old_layout")] | unique' "$T/plain.json"
+	assert_output '[false]'
+}
+
+@test "kabi diff: --layouts without --json is a usage error" {
+	run -2 --separate-stderr "$KABI" diff --layouts "$T/a.o" "$T/b.o"
+	assert_output ""
+	assert_equal "$stderr" "kabi: diff: option '--layouts' needs '--json'"
+}
+
 @test "kabi diff: ELF64 big-endian against little-endian, DWARF 4 bit offsets, is empty" {
 	cc_obj clang "$T/be.o" tests/fixtures/kabi/bitfields.c --target=aarch64_be-linux-gnu -gdwarf-4
 	cc_obj aarch64-linux-gnu-gcc "$T/le.o" tests/fixtures/kabi/bitfields.c -gdwarf-5

@@ -34,7 +34,7 @@ setup() {
 
 # list TARGET [LIST]: the programs the list runs on TARGET
 list() {
-	awk -v target="$1" -f "$TOP/scripts/lib/kselftest-list.awk" "${2:-$TOP/scripts/targets/kselftest.list}"
+	awk -v target="$1" -f "$TOP/scripts/kselftest/kselftest-list.awk" "${2:-$TOP/scripts/targets/kselftest.list}"
 }
 
 # elf_static FILE: the library function, run in a shell of its own

@@ -229,3 +229,55 @@ makefile() {
 	assert_output ""
 	assert_equal "$stderr" ""
 }
+
+@test "cache_dir: BUILDDIR/cache made and named absolutely, from a relative BUILDDIR" {
+	cd "$T"
+	run -0 env -u KPARITY_CACHE_DIR sh -c '. "$0/scripts/lib/common.sh" && cache_dir b' "$TOP"
+	assert_output "$T/b/cache"
+	[ -d "$T/b/cache" ]
+}
+
+@test "cache_dir: KPARITY_CACHE_DIR wins, relative or not" {
+	cd "$T"
+	run -0 env KPARITY_CACHE_DIR=c/d sh -c '. "$0/scripts/lib/common.sh" && cache_dir b' "$TOP"
+	assert_output "$T/c/d"
+	[ ! -e "$T/b" ]
+}
+
+@test "cache_dir: a cache that cannot be made is one line and exit 2" {
+	: >"$T/file"
+	run -2 --separate-stderr in_sh "KPARITY_CACHE_DIR='$T/file/cache' cache_dir '$T'"
+	assert_output ""
+	assert_equal "$stderr" "lib-test: cannot create the cache directory '$T/file/cache'"
+}
+
+@test "deb_fetch: a relative cache directory keeps its log where it says" {
+	mkdir -p "$T/bin"
+	# apt-get download, as far as deb_fetch sees it: a .deb in the current directory
+	printf '#!/bin/sh\necho "Get:1 $2"\n: >"${2}_1.0_all.deb"\n' >"$T/bin/apt-get"
+	chmod +x "$T/bin/apt-get"
+	cd "$T"
+	run -0 --separate-stderr env PATH="$T/bin:$PATH" sh -c \
+		'. "$0/scripts/lib/common.sh" && . "$0/scripts/lib/debcache.sh" && deb_fetch build/cache/dbg pkg' "$TOP"
+	assert_output "build/cache/dbg/pkg_1.0_all.deb"
+	# bats trims the first line's indent in $stderr
+	assert_equal "$stderr" "FETCH   pkg"
+	run -0 cat "$T/build/cache/dbg/dl.log"
+	assert_output "Get:1 pkg"
+}
+
+@test "words: commas and runs of spaces as one space, repeats dropped, order kept" {
+	run -0 words "x86_64,arm64-virt  x86_64 , arm-vexpress"
+	assert_output "x86_64 arm64-virt arm-vexpress"
+	run -0 words ""
+	assert_output ""
+}
+
+@test "logged: stderr shown and kept, stdout dropped, the status returned" {
+	run -3 --separate-stderr logged "$T/err" sh -c 'echo out; echo one >&2; echo two >&2; exit 3'
+	assert_output ""
+	assert_equal "$stderr" "$(printf 'one\ntwo')"
+	run -0 cat "$T/err"
+	assert_output "$(printf 'one\ntwo')"
+	[ ! -e "$T/err.fifo" ]
+}

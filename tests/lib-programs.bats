@@ -1,12 +1,11 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-only
-# The awk and jq programs of scripts/lib/, each on its own, on the inputs
+# The awk and jq programs the scripts run, each on its own, on the inputs
 # in tests/fixtures/lib-programs/.
 
 load common
 
 FIX=tests/fixtures/lib-programs
-L=scripts/lib
 
 setup() {
 	T=$BATS_TEST_TMPDIR
@@ -22,14 +21,14 @@ expected() {
 
 @test "target-check.awk: a shipped target has no problem" {
 	run -0 --separate-stderr awk -v prog=t -v req="ARCH IMAGE" -v opt="SRCARCH CROSS_COMPILE BASE_CONFIG FRAGMENTS DEFCONFIGS QEMU QEMU_MACHINE QEMU_CPU QEMU_MEMORY CONSOLE DISK DISK_DEV" \
-		-f "$L/target-check.awk" scripts/targets/x86_64.target
+		-f "scripts/target-check/target-check.awk" scripts/targets/x86_64.target
 	assert_output ""
 	assert_equal "$stderr" ""
 }
 
 @test "target-check.awk: one line per problem, and exit 2" {
 	run -2 --separate-stderr awk -v prog=t -v req="ARCH IMAGE" -v opt="FRAGMENTS QEMU" \
-		-f "$L/target-check.awk" "$FIX/bad.target.in"
+		-f "scripts/target-check/target-check.awk" "$FIX/bad.target.in"
 	assert_output ""
 	assert_equal "$stderr" "$(printf '%s\n' \
 		"t: $FIX/bad.target.in:4: key 'ARCH' set again (first at line 3)" \
@@ -40,40 +39,40 @@ expected() {
 }
 
 @test "compiler-bugs-parse.awk: the records of a well-formed case" {
-	run -0 awk -v all_targets="x86_64 arm aarch64" -f "$L/compiler-bugs-parse.awk" \
+	run -0 awk -v all_targets="x86_64 arm aarch64" -f "scripts/compiler-bugs/compiler-bugs-parse.awk" \
 		tests/fixtures/compiler-bugs/outcomes/ranges.c
 	expected compiler-bugs-parse-ranges
 }
 
 @test "compiler-bugs-parse.awk: only error records for a malformed case" {
-	run -0 awk -v all_targets="x86_64 arm aarch64" -f "$L/compiler-bugs-parse.awk" \
+	run -0 awk -v all_targets="x86_64 arm aarch64" -f "scripts/compiler-bugs/compiler-bugs-parse.awk" \
 		tests/fixtures/compiler-bugs/malformed/bad-selector.c
 	assert_output "error${TAB}8${TAB}'14' in a selector is neither a version range (<17, >=14.0.6) nor a target (x86_64 arm aarch64)"
 }
 
 @test "compiler-bugs-recorded.awk: the first selector that holds wins" {
-	awk -v all_targets="x86_64 arm aarch64" -f "$L/compiler-bugs-parse.awk" \
+	awk -v all_targets="x86_64 arm aarch64" -f "scripts/compiler-bugs/compiler-bugs-parse.awk" \
 		tests/fixtures/compiler-bugs/outcomes/ranges.c >"$T/tags"
-	run -0 awk -F "$TAB" -v fam=gcc -v ver=4.9 -v tgt=x86_64 -f "$L/compiler-bugs-recorded.awk" "$T/tags"
+	run -0 awk -F "$TAB" -v fam=gcc -v ver=4.9 -v tgt=x86_64 -f "scripts/compiler-bugs/compiler-bugs-recorded.awk" "$T/tags"
 	assert_output "9${TAB}reject${TAB}reject${TAB}"
-	run -0 awk -F "$TAB" -v fam=gcc -v ver=12.2.0 -v tgt=arm -f "$L/compiler-bugs-recorded.awk" "$T/tags"
+	run -0 awk -F "$TAB" -v fam=gcc -v ver=12.2.0 -v tgt=arm -f "scripts/compiler-bugs/compiler-bugs-recorded.awk" "$T/tags"
 	assert_output "11${TAB}reject${TAB}reject${TAB}"
-	run -0 awk -F "$TAB" -v fam=gcc -v ver=12.2.0 -v tgt=x86_64 -f "$L/compiler-bugs-recorded.awk" "$T/tags"
+	run -0 awk -F "$TAB" -v fam=gcc -v ver=12.2.0 -v tgt=x86_64 -f "scripts/compiler-bugs/compiler-bugs-recorded.awk" "$T/tags"
 	assert_output "13${TAB}accept${TAB}accept${TAB}"
-	run -0 awk -F "$TAB" -v fam=clang -v ver=19.1.7 -v tgt=x86_64 -f "$L/compiler-bugs-recorded.awk" "$T/tags"
+	run -0 awk -F "$TAB" -v fam=clang -v ver=19.1.7 -v tgt=x86_64 -f "scripts/compiler-bugs/compiler-bugs-recorded.awk" "$T/tags"
 	assert_output "12${TAB}reject${TAB}reject${TAB}"
 }
 
 @test "compiler-bugs-recorded.awk: none when no selector holds" {
 	printf 'name\tn\nexpect\t9\tclang\t<5\t\treject\treject\t\n' >"$T/tags"
-	run -0 awk -F "$TAB" -v fam=gcc -v ver=12 -v tgt=x86_64 -f "$L/compiler-bugs-recorded.awk" "$T/tags"
+	run -0 awk -F "$TAB" -v fam=gcc -v ver=12 -v tgt=x86_64 -f "scripts/compiler-bugs/compiler-bugs-recorded.awk" "$T/tags"
 	assert_output "0${TAB}none${TAB}${TAB}"
 }
 
 @test "compiler-bugs-matrix.awk: the text matrix of a run" {
 	local r=$FIX/compiler-bugs-run
 	run -0 awk -F "$TAB" -v targets="x86_64 arm aarch64" -v ncases="$(wc -l <"$r/cases-list.tsv")" \
-		-f "$L/compiler-bugs-matrix.awk" "$r/compilers.tsv" "$r/malformed.tsv" "$r/results.tsv"
+		-f "scripts/compiler-bugs/compiler-bugs-matrix.awk" "$r/compilers.tsv" "$r/malformed.tsv" "$r/results.tsv"
 	expected compiler-bugs-matrix
 }
 
@@ -82,7 +81,7 @@ expected() {
 	local r=$FIX/compiler-bugs-run
 	run -0 jq -n --rawfile compilers "$r/compilers.tsv" --rawfile skipped "$r/skipped.tsv" \
 		--rawfile cases "$r/cases.tsv" --rawfile results "$r/results.tsv" \
-		--rawfile malformed "$r/malformed.tsv" -f "$L/compiler-bugs-matrix.jq"
+		--rawfile malformed "$r/malformed.tsv" -f "scripts/compiler-bugs/compiler-bugs-matrix.jq"
 	expected compiler-bugs-matrix-json
 }
 
@@ -91,10 +90,10 @@ expected() {
 	run -0 jq -n --arg target x86_64 --arg compiler clang --arg name x86_64/clang \
 		--arg dir build/kernel/x86_64-clang --arg ccver "clang 19" --arg same "clang-19 clang-x" --arg bstat pass \
 		--argjson bsecs 200 --arg breason "" --arg made 180 --arg brepro "scripts/kernel-build.sh" \
-		--arg vstat fail --argjson vsecs 12 --arg verdict "fail: hang: no verdict" \
+		--arg dstat fail --arg dreason "cannot build the disk" --arg vstat fail --argjson vsecs 12 --arg verdict "fail: hang: no verdict" \
 		--arg vrepro "scripts/kernel-boot.sh" --arg qemu "" --arg version "" \
 		--arg last "$(printf 'one\ntwo')" --slurpfile warnings "$FIX/cell-warnings.json" \
-		--slurpfile tests <(echo null) --arg farm "" --arg jobs "" -f "$L/parity-cell.jq"
+		--slurpfile tests <(echo null) --arg farm "" --arg jobs "" -f "scripts/parity/parity-cell.jq"
 	expected parity-cell
 }
 
@@ -104,10 +103,10 @@ farm_cell() {
 	jq -n -c --arg target x86_64 --arg compiler gcc --arg name x86_64/gcc \
 		--arg dir d --arg ccver gcc --arg same "" --arg bstat pass \
 		--argjson bsecs 1 --arg breason "" --arg made "" --arg brepro b \
-		--arg vstat skipped --argjson vsecs 0 --arg verdict "" \
+		--arg dstat none --arg dreason "" --arg vstat skipped --argjson vsecs 0 --arg verdict "" \
 		--arg vrepro "" --arg qemu "" --arg version "" --arg last "" \
 		--slurpfile warnings "$FIX/cell-warnings.json" --slurpfile tests <(echo null) \
-		--arg farm "$1" --arg jobs "$2" -f "$L/parity-cell.jq" | jq -c '.build.farm'
+		--arg farm "$1" --arg jobs "$2" -f "scripts/parity/parity-cell.jq" | jq -c '.build.farm'
 }
 
 @test "parity-cell.jq: a cell built on a farm has its engine and the jobs of each host" {
@@ -122,14 +121,14 @@ farm_cell() {
 }
 
 @test "farm-jobs.awk: distcc's log: each host's jobs, a fallback and localhost local, no flag probe" {
-	run -0 awk -f "$L/farm-jobs.awk" tests/fixtures/farm-jobs/distcc.log
+	run -0 awk -f "scripts/farm/farm-jobs.awk" tests/fixtures/farm-jobs/distcc.log
 	assert_output "127.0.0.2:3632 2
 127.0.0.3:3632 3
 local 2"
 }
 
 @test "farm-jobs.awk: icecc's log: each host's jobs, a compiler without environment local, no flag probe" {
-	run -0 awk -f "$L/farm-jobs.awk" tests/fixtures/farm-jobs/icecc.log
+	run -0 awk -f "scripts/farm/farm-jobs.awk" tests/fixtures/farm-jobs/icecc.log
 	assert_output "127.0.0.1:10246 3
 127.0.0.1:10247 2
 local 1"
@@ -145,7 +144,7 @@ local 1"
 		'ICECC[9] 2026-12-05 08:00:00: invoked as: icecc gcc -c a.S -o a.o' \
 		'ICECC[9] 2026-12-05 08:00:00: source file a.S, building locally' \
 		'ICECC[9] 2026-12-05 08:00:00: invoking: /usr/bin/gcc -c a.S -o a.o' >"$T/log"
-	run -0 awk -f "$L/farm-jobs.awk" "$T/log"
+	run -0 awk -f "scripts/farm/farm-jobs.awk" "$T/log"
 	assert_output "10.0.0.1:10245 1
 h:3632 1
 local 1"
@@ -157,24 +156,24 @@ local 1"
 		'distcc[7] ERROR: compile t.c on localhost failed' 'distcc[7] elapsed compilation time 0.2s' \
 		'ICECC[8] 2026-12-05 08:00:00: invoked as: icecc gcc -S -o b.s b.c' \
 		'ICECC[8] 2026-12-05 08:00:00: Have to use host 10.0.0.1:10245 - Job ID: 2' >"$T/log"
-	run -0 awk -f "$L/farm-jobs.awk" "$T/log"
+	run -0 awk -f "scripts/farm/farm-jobs.awk" "$T/log"
 	assert_output "10.0.0.1:10245 1
 local 1"
-	run -0 awk -f "$L/farm-jobs.awk" /dev/null
+	run -0 awk -f "scripts/farm/farm-jobs.awk" /dev/null
 	assert_output "local 0"
 }
 
-@test "parity-kabi.jq: the incompatible and the drawn changed types with both layouts" {
+@test "kabi-result.jq: the incompatible and the drawn changed types with both layouts" {
 	need_tool jq
-	run -0 jq -L "$L" --argjson cap 20 --arg status fail --arg reason "layouts differ incompatibly" \
-		--slurpfile r <(echo '"kabi diff a b"') --slurpfile gcc "$FIX/gcc.layout" \
-		--slurpfile clang "$FIX/clang.layout" -f "$L/parity-kabi.jq" "$FIX/diff.json"
-	expected parity-kabi
+	run -0 jq -L scripts/kernel-diff --argjson cap 20 --arg status fail --arg reason "layouts differ incompatibly" \
+		--arg repro "kabi diff a b" --arg old gcc --arg new clang \
+		-f "scripts/kernel-diff/kabi-result.jq" "$FIX/diff.json"
+	expected kabi-result
 }
 
 @test "parity-target.jq: the flags only one compiler warned about" {
 	need_tool jq
-	run -0 jq -s --arg target x86_64 --slurpfile kabi "$FIX/kabi.json" -f "$L/parity-target.jq" \
+	run -0 jq -s --arg target x86_64 --slurpfile kabi "$FIX/kabi.json" -f "scripts/parity/parity-target.jq" \
 		"$FIX/cell-gcc.json" "$FIX/cell-clang.json"
 	expected parity-target
 }
@@ -183,7 +182,7 @@ local 1"
 	need_tool jq
 	jq '.compiler = "gcc-11"' "$FIX/cell-gcc.json" >"$T/a.json"
 	jq '.compiler = "clang-22"' "$FIX/cell-clang.json" >"$T/b.json"
-	jq -s --arg target x86_64 --slurpfile kabi "$FIX/kabi.json" -f "$L/parity-target.jq" \
+	jq -s --arg target x86_64 --slurpfile kabi "$FIX/kabi.json" -f "scripts/parity/parity-target.jq" \
 		"$T/a.json" "$T/b.json" >"$T/target.json"
 	run -0 jq -c '.warnings_diff' "$T/target.json"
 	assert_output "$(jq -c '.warnings_diff' "$TOP/$FIX/parity-target.expected")"
@@ -191,7 +190,7 @@ local 1"
 
 @test "report-md.jq: report.md, with the shared definitions of report.jq" {
 	need_tool jq
-	run -0 jq -r -L "$L" -f "$L/report-md.jq" tests/fixtures/report/report.json
+	run -0 jq -r -L scripts/report -f "scripts/report/report-md.jq" tests/fixtures/report/report.json
 	expect_file "$TOP/tests/fixtures/report/report.md.expected"
 }
 
@@ -200,41 +199,41 @@ local 1"
 	jq '.matrix[0].cells[0].build.farm = {engine: "distcc", jobs: {"127.0.0.2:3632": 9, local: 1}}
 		| .matrix[0].cells[1].build.farm = {engine: "distcc", jobs: {local: 0}}' \
 		tests/fixtures/report/report.json >"$T/report.json"
-	run -0 jq -r -L "$L" -f "$L/report-md.jq" "$T/report.json"
+	run -0 jq -r -L scripts/report -f "scripts/report/report-md.jq" "$T/report.json"
 	assert_line "| target | compiler | build | farm | boot | warnings | kabi |"
 	assert_line "|---|---|---|---|---|---|---|"
 	assert_line --regexp '^\| x86_64 \| gcc \| [^|]* \| distcc: 127\.0\.0\.2:3632 9, local 1 \| '
 	assert_line --regexp '^\| x86_64 \| clang \| [^|]* \| distcc: nothing compiled \| '
-	run -0 jq -r -L "$L" -f "$L/report-html.jq" "$T/report.json"
+	run -0 jq -r -L scripts/report -f "scripts/report/report-html.jq" "$T/report.json"
 	assert_line --partial "<div><b>farm</b> distcc: 127.0.0.2:3632 9, local 1</div>"
 }
 
 @test "report-html.jq: one table row per cell" {
 	need_tool jq
-	run -0 jq -r -L "$L" -f "$L/report-html.jq" tests/fixtures/report/report.json
+	run -0 jq -r -L scripts/report -f "scripts/report/report-html.jq" tests/fixtures/report/report.json
 	expected report-html
 }
 
 @test "warnings-list.awk: compiler and linker diagnostics, relative to the tree" {
-	run -0 awk -v src=/usr/src/linux-6.1 -f "$L/warnings-list.awk" tests/fixtures/warnings/clang-error.log
+	run -0 awk -v src=/usr/src/linux-6.1 -f "scripts/warnings/warnings-list.awk" tests/fixtures/warnings/clang-error.log
 	expected warnings-list
 }
 
 @test "boot-verdict.awk: pass, and each reason to fail" {
 	local f=tests/fixtures/boot-verdict token
 	token=$(sed -n 's/^kparity-init: PASS //p' "$f/pass.log" | tr -d '\r')
-	run -0 awk -v status=0 -v token="$token" -f "$L/boot-verdict.awk" "$f/pass.log"
+	run -0 awk -v status=0 -v token="$token" -f "scripts/boot-verdict/boot-verdict.awk" "$f/pass.log"
 	assert_output "pass"
-	run -1 awk -v status=3 -v token="$token" -f "$L/boot-verdict.awk" "$f/pass.log"
+	run -1 awk -v status=3 -v token="$token" -f "scripts/boot-verdict/boot-verdict.awk" "$f/pass.log"
 	assert_output "fail: qemu exited 3"
-	run -1 awk -v status=0 -v token=other -f "$L/boot-verdict.awk" "$f/pass.log"
+	run -1 awk -v status=0 -v token=other -f "scripts/boot-verdict/boot-verdict.awk" "$f/pass.log"
 	assert_output 'fail: no marker: init never printed "kparity-init: marker other"'
-	run -1 awk -v status=124 -v token="$token" -f "$L/boot-verdict.awk" "$f/hang.log"
+	run -1 awk -v status=124 -v token="$token" -f "scripts/boot-verdict/boot-verdict.awk" "$f/hang.log"
 	assert_output "fail: hang: no verdict from the guest before the time limit"
 }
 
 @test "kconfig-verify.awk: each last request .config does not meet, in order" {
-	run -1 awk -v prog=k -f "$L/kconfig-verify.awk" part=config "$FIX/config" part=fragment "$FIX/fragment"
+	run -1 awk -v prog=k -f "scripts/kernel-config/kconfig-verify.awk" part=config "$FIX/config" part=fragment "$FIX/fragment"
 	assert_output "$(printf '%s\n' \
 		"k: CONFIG_B=y requested by $FIX/fragment but .config has 'CONFIG_B=m'" \
 		"k: CONFIG_C=y requested by $FIX/fragment but .config has '# CONFIG_C is not set'" \
@@ -247,12 +246,12 @@ local 1"
 @test "kconfig-verify.awk: a .config that has every request passes" {
 	printf 'CONFIG_A=y\n# CONFIG_B is not set\n' >"$T/config"
 	printf 'CONFIG_A=y\n# CONFIG_B is not set\n# CONFIG_C is not set\n' >"$T/frag"
-	run -0 awk -v prog=k -f "$L/kconfig-verify.awk" part=config "$T/config" part=fragment "$T/frag"
+	run -0 awk -v prog=k -f "scripts/kernel-config/kconfig-verify.awk" part=config "$T/config" part=fragment "$T/frag"
 	assert_output ""
 }
 
 @test "driver-diagnostics.awk: the driver's own diagnostics, once each" {
-	run -0 awk -f "$L/driver-diagnostics.awk" "$FIX/driver.log"
+	run -0 awk -f "scripts/series/driver-diagnostics.awk" "$FIX/driver.log"
 	assert_output "$(printf '%s\t%s\t%s\t%s\t%s\t%s\n' \
 		warning compiler -Wunused-command-line-argument '(driver)' 0 "argument unused during compilation: '-march=armv7-a'" \
 		error compiler -Wunused-command-line-argument '(driver)' 0 "argument unused during compilation: '-mthumb'" \
@@ -261,14 +260,14 @@ local 1"
 }
 
 @test "kconfig-lines.awk: blank, comment and assignment lines pass" {
-	run -0 --separate-stderr awk -v prog=k -f "$L/kconfig-lines.awk" "$FIX/fragment" kconfig/fragments/x86_64.config
+	run -0 --separate-stderr awk -v prog=k -f "scripts/kernel-config/kconfig-lines.awk" "$FIX/fragment" kconfig/fragments/x86_64.config
 	assert_output ""
 	assert_equal "$stderr" ""
 }
 
 @test "kconfig-lines.awk: any other line is named with file and line, exit 2" {
 	printf 'CONFIG_A=y\nCONFIG_B y\n\nCONFIG_C=\n' >"$T/frag"
-	run -2 --separate-stderr awk -v prog=k -f "$L/kconfig-lines.awk" "$T/frag"
+	run -2 --separate-stderr awk -v prog=k -f "scripts/kernel-config/kconfig-lines.awk" "$T/frag"
 	assert_output ""
 	assert_equal "$stderr" "$(printf '%s\n' \
 		"k: $T/frag:2: not a Kconfig assignment: 'CONFIG_B y'" \
@@ -279,18 +278,13 @@ local 1"
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' \
 		warning compiler -Wunused a.c 1 x warning compiler -Wunused b.c 2 y \
 		error objtool '(none)' a.c 3 z >"$T/list"
-	awk -F "$TAB" -f "$L/warnings-summary.awk" "$T/list" >"$T/counts"
+	awk -F "$TAB" -f "scripts/warnings/warnings-summary.awk" "$T/list" >"$T/counts"
 	run -0 sort "$T/counts"
 	assert_output "$(printf '%s\t%s\t%s\t%s\n' \
 		0 0 '' 'warnings 2' 1 0 '' 'errors 1' \
 		2 1 objtool 'tool objtool 1' 2 2 compiler 'tool compiler 2' \
 		3 1 '(none)' 'flag (none) 1' 3 2 -Wunused 'flag -Wunused 2' \
 		4 1 b.c 'file b.c 1' 4 2 a.c 'file a.c 2')"
-}
-
-@test "json-str.awk: its input less the last character, as a JSON string" {
-	run -0 awk -f "$L/json-str.awk" <<<"$(printf 'a"b\\c\td\001\ne.')"
-	assert_output '"a\"b\\c\td\u0001\ne"'
 }
 
 @test "compiler-bugs-history.awk: the first version of each outcome, targets alike merged" {
@@ -300,14 +294,29 @@ local 1"
 		a gcc x86_64 11.3.0 accept a gcc x86_64 12.2.0 accept \
 		b clang arm 13.0.1 reject b clang arm 15.0.6 reject \
 		b clang x86_64 13.0.1 reject b clang x86_64 15.0.6 'wrong-code 1' >"$T/sorted"
-	run -0 awk -F "$TAB" -v tsv=1 -f "$L/compiler-bugs-history.awk" "$T/sorted"
+	run -0 awk -F "$TAB" -v tsv=1 -f "scripts/compiler-bugs/compiler-bugs-history.awk" "$T/sorted"
 	assert_output "$(printf '%s\t%s\t%s\t%s\n' \
 		a clang all '13.0.1 reject -> 19.1.7 accept' \
 		b clang arm '13.0.1 reject' \
 		b clang x86_64 '13.0.1 reject -> 15.0.6 wrong-code 1')"
-	run -0 awk -F "$TAB" -f "$L/compiler-bugs-history.awk" "$T/sorted"
+	run -0 awk -F "$TAB" -f "scripts/compiler-bugs/compiler-bugs-history.awk" "$T/sorted"
 	assert_output "$(printf '%s\n' \
 		'a  clang  all     13.0.1 reject -> 19.1.7 accept' \
 		'b  clang  arm     13.0.1 reject' \
 		'b  clang  x86_64  13.0.1 reject -> 15.0.6 wrong-code 1')"
+}
+
+@test "parity-failures.jq: each failure of a target's stages, in the run's order, then the tests" {
+	need_tool jq
+	run -0 jq -c -s -f "scripts/parity/parity-failures.jq" "$FIX/failures-x86.json" "$FIX/failures-arm.json"
+	assert_output - <<'OUT'
+{"failures":["x86_64/gcc kselftest: cannot build the disk (k)","x86_64/gcc boot: hang: no verdict","x86_64/clang-19 build: kernel-build.sh: make failed","x86_64 kabi gcc vs clang-22: 2 types differ incompatibly","x86_64 kabi clang-19 vs clang-22: kabi diff failed (exit 1)","arm-vexpress/gcc tests: no KUnit results on the console (kernel panic at line 3: VFS)","arm-vexpress tests: 1 differ between compilers, first kcmp.kcmp_test (gcc pass, clang fail)"],"findings":["arm-vexpress clang-13 -> clang-14: 3 types changed, 1 incompatibly"]}
+OUT
+}
+
+@test "parity-failures.jq: a run where everything passed has neither" {
+	need_tool jq
+	run -0 jq -c -s -f "scripts/parity/parity-failures.jq" <(jq '.cells |= map(.build.status = "pass" | .disk.status = "none"
+		| .boot.status = "pass" | .tests = null) | .kabi_vs_ref = [] | .kabi_versions = [] | .tests = null' "$FIX/failures-x86.json")
+	assert_output '{"failures":[],"findings":[]}'
 }

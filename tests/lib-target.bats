@@ -197,3 +197,39 @@ fake_llvm() {
 	LLVM=-19 run -0 in_sh 'load_target x86_64; compiler_aliases clang; compiler_aliases clang-19'
 	assert_output "$(printf '%s\n' clang-19 clang)"
 }
+
+@test "matrix_reference: gcc-12, else gcc, else the first" {
+	run -0 in_sh 'matrix_reference "clang gcc gcc-12"; matrix_reference "clang gcc"; matrix_reference "clang-19 clang-22"'
+	assert_output "$(printf '%s\n' gcc-12 gcc clang-19)"
+}
+
+@test "matrix_pairs: every compiler against the reference, clang versions in order, the IAS twin" {
+	run -0 in_sh 'matrix_pairs "gcc-12 clang-22 clang-13 clang-gas clang" ""'
+	assert_output - <<'OUT'
+gcc-12 clang-22 ref
+gcc-12 clang-13 ref
+gcc-12 clang-gas ref
+gcc-12 clang ref
+clang-13 clang-22 version
+clang clang-gas version
+OUT
+	# two compilers: no version chain; a twin under the name the run kept
+	run -0 in_sh 'matrix_pairs "gcc clang-gas clang-14" "clang=clang-14"'
+	assert_output - <<'OUT'
+gcc clang-gas ref
+gcc clang-14 ref
+clang-14 clang-gas version
+OUT
+	run -0 in_sh 'matrix_pairs "gcc" ""'
+	assert_output ""
+}
+
+@test "matrix_dedupe: names of one compiler are built once, the versioned name kept" {
+	need_tool gcc-12
+	[ "$(readlink -f "$(command -v gcc)")" = "$(readlink -f "$(command -v gcc-12)")" ] ||
+		skip "gcc is not gcc-12 here"
+	run -0 --separate-stderr in_sh 'matrix_dedupe "gcc gcc-12 clang-19" "x86_64"; echo "$m_compilers|$m_aliases"'
+	assert_output "gcc-12 clang-19|gcc=gcc-12"
+	# bats trims the first line's indent in $stderr
+	assert_equal "$stderr" "ALIAS   gcc = gcc-12 (the same compiler and linker): built once, as gcc-12"
+}

@@ -45,8 +45,8 @@ no_spdx() {
 	assert_line Makefile
 	assert_line tools/kabi/main.c
 	assert_line tests/make.bats
-	assert_line scripts/lib/compiler-bugs-parse.awk
-	assert_line scripts/lib/parity-cell.jq
+	assert_line scripts/compiler-bugs/compiler-bugs-parse.awk
+	assert_line scripts/parity/parity-cell.jq
 }
 
 # shell_scripts: the tracked POSIX shell and bash scripts
@@ -80,4 +80,35 @@ kabi_sources() {
 	run xargs -a "$BATS_TEST_TMPDIR/kabi" -d '\n' sh -c 'cd "$0" && clang-format --style=file --dry-run -Werror "$@"' "$TOP"
 	assert_output ""
 	assert_equal "$status" 0
+}
+
+# own_make_lines: script lines outside comments that run make -C, the
+# kernel's make, themselves
+own_make_lines() {
+	git -c safe.directory="$TOP" -C "$TOP" ls-files -- 'scripts/*.sh' 'kbuild/*.sh' 'kbuild/*.mk' |
+		grep -v '^scripts/kernel-make\.sh$' |
+		(cd "$TOP" && xargs grep -nE '(^|[[:space:];|&(])make[[:space:]]+-C') |
+		grep -vE '^[^:]+:[0-9]+:[[:space:]]*#' || :
+}
+
+@test "lint: only scripts/kernel-make.sh runs the kernel's make -C" {
+	run -0 own_make_lines
+	assert_output ""
+}
+
+# lib_programs: files of scripts/lib/ that are not a sourced shell library
+lib_programs() {
+	local f
+
+	for f in "$TOP"/scripts/lib/*; do
+		case "$f" in
+		*.sh) [ ! -x "$f" ] && ! grep -q '^main "\$@"' "$f" && continue ;;
+		esac
+		echo "${f#"$TOP"/}"
+	done
+}
+
+@test "lint: scripts/lib/ holds sourced libraries only" {
+	run -0 lib_programs
+	assert_output ""
 }

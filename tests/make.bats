@@ -54,9 +54,40 @@ files_under() {
 
 @test "make: help lists the targets" {
 	run -0 make -C "$TOP" --no-print-directory help
-	assert_line "  check     install test dependencies and run every test"
-	assert_line "  parity    build every target with GCC and Clang, boot each into toybox to run KUnit"
-	assert_line "            and the kselftests from a disk, compare the tests and diff the layouts"
+	assert_line "  check             install test dependencies and run every test"
+	assert_line "  parity            build every target with GCC and Clang, boot each into"
+	assert_line "                    toybox to run KUnit and the kselftests from a disk, compare"
+	assert_line "                    the tests and diff the layouts"
+}
+
+# targets: every target the Makefile declares phony, one a line, sorted
+targets() {
+	make -C "$TOP" --no-print-directory -pn help 2>/dev/null |
+		sed -n 's/^\.PHONY: //p' | tr ' ' '\n' | grep . | LC_ALL=C sort -u
+}
+
+@test "make: every target of the Makefile is in the help table" {
+	run -0 targets
+	local all=$output
+	run -0 make -C "$TOP" --no-print-directory help
+	local t missing=""
+	for t in $all; do
+		printf '%s\n' "${lines[@]}" | grep -q "^  $t " || missing="$missing $t"
+	done
+	assert_equal "$missing" ""
+}
+
+@test "make: help.awk aligns the names and wraps the text under itself" {
+	run -0 awk -v title=T -f "$TOP/scripts/help/help.awk" <<'TABLE'
+a|one two
+long-name|x|y words words words words words words words words words words words words words
+TABLE
+	assert_output - <<'OUT'
+T:
+  a          one two
+  long-name  x|y words words words words words words words words words words
+             words words words
+OUT
 }
 
 @test "make: clean removes the tool builds" {

@@ -27,7 +27,7 @@ setup_file() {
 	. "$TOP/scripts/lib/common.sh"
 	# shellcheck source=scripts/lib/debcache.sh
 	. "$TOP/scripts/lib/debcache.sh"
-	cache=$(deb_cache_dir "$build")
+	cache=$(cache_dir "$build")
 	abi=$(debian_abi)
 	export KVER="6.1.0-$abi-cloud-amd64"
 	export KDIR_DEB MOD_SRC BTF_DEB MODDIR_DEB BUILD="$build"

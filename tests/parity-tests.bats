@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-only
 # The tests' results in the parity report, from console to report.md:
-# scripts/lib/parity-tests.jq (one cell), parity-tests-target.jq (the
+# scripts/parity/parity-tests.jq (one cell), parity-tests-target.jq (the
 # compilers compared) and report-tests.jq (the report), on the consoles in
 # tests/fixtures/parity-tests/ (KPARITY_BLESS=1 rewrites the expected files).
 
@@ -11,7 +11,7 @@ setup() {
 	need_tool jq
 	F=$BATS_TEST_DIRNAME/fixtures/parity-tests
 	T=$BATS_TEST_TMPDIR
-	L=$TOP/scripts/lib
+	L=$TOP/scripts/parity
 }
 
 # cell COMPILER: $T/COMPILER.json, the "tests" of a cell whose console is

@@ -3,8 +3,8 @@
 # The layout pictures of the report: every type kabi diff reports as
 # changed between the two builds of tests/fixtures/report-layout/layout.c
 # (a hole, a bitfield, a member moved), drawn GCC beside Clang in
-# report.md and report.html (scripts/lib/kabi-pictured.jq,
-# parity-kabi.jq, report-layout.jq). KPARITY_BLESS=1 rewrites the
+# report.md and report.html (scripts/kernel-diff/kabi-pictured.jq,
+# kabi-result.jq, report-layout.jq). KPARITY_BLESS=1 rewrites the
 # expected files.
 
 load common
@@ -13,36 +13,31 @@ setup() {
 	need_tool jq
 	F=$BATS_TEST_DIRNAME/fixtures/report-layout
 	T=$BATS_TEST_TMPDIR
-	L=$TOP/scripts/lib
+	L=$TOP/scripts/kernel-diff
 }
 
 # report CAP [DIFF]: $T/report.md and $T/report.html of the recorded
 # report with DIFF (default: the fixture's kabi diff) as x86_64's, drawing
 # at most CAP types
 report() {
-	echo '"build/kabi diff --root . old.o new.o"' >"$T/repro.json"
 	jq -L "$L" --arg status fail --arg reason "layouts differ incompatibly" \
-		--argjson cap "$1" --slurpfile r "$T/repro.json" \
-		--slurpfile gcc "$F/old.layout" --slurpfile clang "$F/new.layout" \
-		-f "$L/parity-kabi.jq" "${2:-$F/diff.json}" >"$T/kabi.json"
-	jq --slurpfile k "$T/kabi.json" '.matrix[0].kabi = $k[0]' \
+		--argjson cap "$1" --arg repro "build/kabi diff --root . old.o new.o" \
+		--arg old gcc --arg new clang \
+		-f "$L/kabi-result.jq" "${2:-$F/diff.json}" >"$T/kabi.json"
+	jq --slurpfile k "$T/kabi.json" '.matrix[0].kabi = ($k[0] | del(.old, .new))' \
 		"$BATS_TEST_DIRNAME/fixtures/report/report.json" >"$T/in.json"
 	"$TOP/scripts/report.sh" "$T/in.json" "$T"
 }
 
-@test "report-layout: the recorded diff and dumps are kabi's output on the fixture" {
+@test "report-layout: the recorded diff is kabi's output on the fixture" {
 	cp "$F/layout.c" "$T/"
 	cd "$T"
 	need_tool gcc
 	need_tool clang
 	gcc -g -c layout.c -o old.o
 	clang -g -c -DNEW layout.c -o new.o
-	run -12 "$KABI" diff --json --root . old.o new.o
+	run -12 "$KABI" diff --json --layouts --root . old.o new.o
 	assert_output "$(cat "$F/diff.json")"
-	run -0 "$KABI" dump --json --root . --type 'struct flags' --type 'struct moved' --type 'struct holey' old.o
-	assert_output "$(cat "$F/old.layout")"
-	run -0 "$KABI" dump --json --root . --type 'struct flags' --type 'struct moved' --type 'struct holey' new.o
-	assert_output "$(cat "$F/new.layout")"
 }
 
 @test "report-layout: every changed type is drawn, the incompatible ones first" {
@@ -91,7 +86,9 @@ EOF2
 
 @test "report-layout: a type with no members has its findings and no picture" {
 	jq '.types[0] |= (.kind = "typedef" | .name = "word_t" | .incompatible = false
-		| .findings = [{what: "typedef_chain_only", subject: null, old: "int", new: "long", incompatible: false}])' \
+		| .findings = [{what: "typedef_chain_only", subject: null, old: "int", new: "long", incompatible: false}]
+		| .old_layout = {kind: "typedef", name: "word_t", decl_file: "layout.c", decl_line: 20, chain: ["int32"], resolved: "int32"}
+		| .new_layout = {kind: "typedef", name: "word_t", decl_file: "layout.c", decl_line: 20, chain: ["int64"], resolved: "int64"})' \
 		"$F/diff.json" >"$T/diff.json"
 	report 3 "$T/diff.json"
 	run -0 sed -n '/^### typedef/,/^### /p' "$T/report.md"

@@ -491,25 +491,25 @@ unsaved_line() {
 
 @test "patch_files: every format, named as patch -p1 names them" {
 	local f=$TOP/tests/fixtures/patch-files
-	run -0 --separate-stderr awk -f "$S/lib/patch-files.awk" "$f/debian-quilt.patch"
+	run -0 --separate-stderr awk -f "$S/series/patch-files.awk" "$f/debian-quilt.patch"
 	assert_output "$(cat "$f/debian-quilt.files")"
-	run -0 --separate-stderr awk -f "$S/lib/patch-files.awk" "$f/git.patch"
+	run -0 --separate-stderr awk -f "$S/series/patch-files.awk" "$f/git.patch"
 	assert_output "$(cat "$f/git.files")"
-	run -0 --separate-stderr awk -v only=created -f "$S/lib/patch-files.awk" "$f/git.patch"
+	run -0 --separate-stderr awk -v only=created -f "$S/series/patch-files.awk" "$f/git.patch"
 	assert_output "lib/blob.bin"
-	run -0 --separate-stderr awk -v only=created -f "$S/lib/patch-files.awk" "$f/debian-quilt.patch"
+	run -0 --separate-stderr awk -v only=created -f "$S/series/patch-files.awk" "$f/debian-quilt.patch"
 	assert_output "kernel/new.c"
 }
 
 @test "patch_files: a patch whose files cannot be told fails loudly" {
 	local f=$TOP/tests/fixtures/patch-files
-	run -1 --separate-stderr awk -f "$S/lib/patch-files.awk" "$f/p0.patch"
+	run -1 --separate-stderr awk -f "$S/series/patch-files.awk" "$f/p0.patch"
 	assert_equal "$stderr" "2: 'Makefile.orig' has no directory for 'patch -p1' to strip"
-	run -1 --separate-stderr awk -f "$S/lib/patch-files.awk" "$f/headless.patch"
+	run -1 --separate-stderr awk -f "$S/series/patch-files.awk" "$f/headless.patch"
 	assert_equal "$stderr" "2: a hunk before any file name"
-	run -1 --separate-stderr awk -f "$S/lib/patch-files.awk" "$f/context.patch"
+	run -1 --separate-stderr awk -f "$S/series/patch-files.awk" "$f/context.patch"
 	assert_equal "$stderr" "3: a context diff (only unified diffs are read)"
-	run -1 --separate-stderr sh -c 'PROG=sh TOPDIR=$1 . "$1/scripts/series-lib.sh"; patch_files "$2"' sh "$TOP" "$f/p0.patch"
+	run -1 --separate-stderr sh -c 'PROG=sh TOPDIR=$1 . "$1/scripts/lib/series.sh"; patch_files "$2"' sh "$TOP" "$f/p0.patch"
 	assert_output ""
 	assert_equal "$stderr" "sh: cannot tell the files '$f/p0.patch' touches: line 2: 'Makefile.orig' has no directory for 'patch -p1' to strip"
 }

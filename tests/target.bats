@@ -1,12 +1,12 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-only
-# target.sh: the per-target data files and their check.
+# target-check.sh: the per-target data files and their check.
 
 load common
 
 setup() {
 	T=$BATS_TEST_TMPDIR
-	S=$TOP/scripts/target.sh
+	S=$TOP/scripts/target-check.sh
 }
 
 # good NAME: a valid target file T/NAME.target, with extra lines appended
@@ -50,12 +50,12 @@ good() {
 @test "target: an unknown target lists the known ones" {
 	run -2 --separate-stderr "$S" sparc
 	assert_output ""
-	assert_equal "$stderr" "target.sh: unknown target 'sparc' (known: arm-vexpress arm64-virt x86_64)"
+	assert_equal "$stderr" "target-check.sh: unknown target 'sparc' (known: arm-vexpress arm64-virt x86_64)"
 }
 
 @test "target: a name with a slash is not a path" {
 	run -2 --separate-stderr "$S" ../targets/x86_64
-	assert_equal "$stderr" "target.sh: unknown target '../targets/x86_64' (known: arm-vexpress arm64-virt x86_64)"
+	assert_equal "$stderr" "target-check.sh: unknown target '../targets/x86_64' (known: arm-vexpress arm64-virt x86_64)"
 }
 
 @test "target: a minimal file with only the required keys passes" {
@@ -68,35 +68,35 @@ good() {
 	good typo 'QEMU_MACHNE=virt'
 	run -2 --separate-stderr "$S" -d "$T" typo
 	assert_output ""
-	assert_equal "$stderr" "target.sh: $T/typo.target:9: unknown key 'QEMU_MACHNE'"
+	assert_equal "$stderr" "target-check.sh: $T/typo.target:9: unknown key 'QEMU_MACHNE'"
 }
 
 @test "target: each missing required key gets one line" {
 	printf 'ARCH=arm\nIMAGE=zImage\nQEMU=qemu-system-arm\n' >"$T/short.target"
 	run -2 --separate-stderr "$S" -d "$T" short
 	assert_equal "$stderr" "$(printf '%s\n' \
-		"target.sh: $T/short.target: missing key 'BASE_CONFIG'" \
-		"target.sh: $T/short.target: missing key 'FRAGMENTS'" \
-		"target.sh: $T/short.target: missing key 'QEMU_MACHINE'" \
-		"target.sh: $T/short.target: missing key 'CONSOLE'")"
+		"target-check.sh: $T/short.target: missing key 'BASE_CONFIG'" \
+		"target-check.sh: $T/short.target: missing key 'FRAGMENTS'" \
+		"target-check.sh: $T/short.target: missing key 'QEMU_MACHINE'" \
+		"target-check.sh: $T/short.target: missing key 'CONSOLE'")"
 }
 
 @test "target: a value that would expand in the shell is refused" {
 	good expand 'APPEND=$(reboot)'
 	run -2 --separate-stderr "$S" -d "$T" expand
-	assert_equal "$stderr" "target.sh: $T/expand.target:9: APPEND: value must be a plain word or \"words\", not '\$(reboot)'"
+	assert_equal "$stderr" "target-check.sh: $T/expand.target:9: APPEND: value must be a plain word or \"words\", not '\$(reboot)'"
 }
 
 @test "target: a key set twice is refused" {
 	good twice 'ARCH=arm'
 	run -2 --separate-stderr "$S" -d "$T" twice
-	assert_equal "$stderr" "target.sh: $T/twice.target:9: key 'ARCH' set again (first at line 2)"
+	assert_equal "$stderr" "target-check.sh: $T/twice.target:9: key 'ARCH' set again (first at line 2)"
 }
 
 @test "target: a line that is not KEY=value is refused" {
 	good shell 'export ARCH'
 	run -2 --separate-stderr "$S" -d "$T" shell
-	assert_equal "$stderr" "target.sh: $T/shell.target:9: not a KEY=value line: 'export ARCH'"
+	assert_equal "$stderr" "target-check.sh: $T/shell.target:9: not a KEY=value line: 'export ARCH'"
 }
 
 @test "target: the caller's name prefixes the messages" {

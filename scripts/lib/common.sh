@@ -69,10 +69,9 @@ fmt_time() {
 # Usage: printf '{"name":%s}' "$(json_str "$name")"
 # Prints S as a JSON string: quotes, backslashes and every control
 # character escaped (tab, CR and newline by name, the rest as \u00XX).
-# Needs TOPDIR.
+# Needs jq.
 json_str() {
-	# The trailing '.' keeps a final newline of S through $( ) and awk.
-	printf '%s.' "$1" | LC_ALL=C awk -f "$TOPDIR/scripts/lib/json-str.awk"
+	printf '%s' "$1" | jq -R -s .
 }
 
 # median N...
@@ -131,4 +130,45 @@ abspath() {
 	..) dirname "$dir" ;;
 	*) printf '%s/%s\n' "${dir%/}" "$(basename "$1")" ;;
 	esac
+}
+
+# cache_dir BUILDDIR
+# Usage: cache=$(cache_dir "$builddir")
+# Prints the directory that keeps what is fetched or made once per machine
+# (Debian packages, icecc environments): $KPARITY_CACHE_DIR, or
+# BUILDDIR/cache. The directory is created, and printed as an absolute
+# path, so that it still names the same place after a cd. Dies (exit 2)
+# when it cannot be created.
+cache_dir() {
+	local dir="${KPARITY_CACHE_DIR:-$1/cache}"
+
+	mkdir -p "$dir" 2>/dev/null || die "cannot create the cache directory '$dir'"
+	abspath "$dir" || die "cannot create the cache directory '$dir'"
+}
+
+# words LIST
+# Usage: targets=$(words "$TARGETS")
+# Prints LIST (words separated by spaces or commas) on one line, separated
+# by single spaces, repeats dropped, order kept.
+words() {
+	printf '%s\n' "$1" | tr ',' ' ' | tr -s ' ' '\n' | awk 'NF && !seen[$0]++' | paste -s -d ' ' -
+}
+
+# logged FILE CMD...
+# Usage: logged "$dir/build.err" scripts/kernel-build.sh -o "$build" ...
+# Runs CMD with its standard output dropped and its standard error both
+# shown (on stderr) and kept in FILE, so that a report can quote it.
+# Returns CMD's exit status.
+logged() {
+	local file="$1" rc=0 tee_pid
+
+	shift
+	rm -f "$file.fifo"
+	mkfifo "$file.fifo"
+	tee "$file" <"$file.fifo" >&2 &
+	tee_pid=$!
+	"$@" >/dev/null 2>"$file.fifo" || rc=$?
+	wait "$tee_pid" || :
+	rm -f "$file.fifo"
+	return "$rc"
 }

@@ -4,16 +4,11 @@
 # outside the source tree: downloads, extractions and what is made of
 # them (a kernel image's vmlinux, for its BTF).
 #
-# Sourced after common.sh. The cache is $KPARITY_CACHE_DIR, or
-# BUILDDIR/cache. Every function prints a path and dies (exit 2) on
+# Sourced after common.sh. The cache is common.sh's cache_dir:
+# $KPARITY_CACHE_DIR, or BUILDDIR/cache, as an absolute path. Every function prints a path and dies (exit 2) on
 # failure; nothing half-made is left under the final name.
 # shellcheck shell=sh
 # shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
-
-# deb_cache_dir BUILDDIR: the cache directory
-deb_cache_dir() {
-	echo "${KPARITY_CACHE_DIR:-$1/cache}"
-}
 
 # deb_fetch DIR PKG: DIR/PKG_*.deb, downloaded with apt-get the first time
 deb_fetch() {
@@ -23,7 +18,8 @@ deb_fetch() {
 	deb=$(find "$dir" -maxdepth 1 -name "${pkg}_*.deb" | sort | tail -n 1)
 	if [ -z "$deb" ]; then
 		step FETCH "$pkg" >&2
-		(cd "$dir" && apt-get download "$pkg" >>"$dir/dl.log" 2>&1) ||
+		# the log is opened before the cd, where a relative DIR means it
+		(cd "$dir" && apt-get download "$pkg") >>"$dir/dl.log" 2>&1 ||
 			die "apt-get download $pkg failed; see '$dir/dl.log'"
 		deb=$(find "$dir" -maxdepth 1 -name "${pkg}_*.deb" | sort | tail -n 1)
 		[ -n "$deb" ] || die "apt-get download left no ${pkg}_*.deb in '$dir'"

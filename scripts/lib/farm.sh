@@ -65,7 +65,7 @@ dist_setup() {
 	case "$engine" in
 	distcc) distcc_setup "$1" ;;
 	icecc)
-		icecc_env "$1" "${KPARITY_CACHE_DIR:-$2/cache}/icecc"
+		icecc_env "$1" "$(cache_dir "$2")/icecc"
 		icecc_setup "$1"
 		;;
 	esac
@@ -120,11 +120,11 @@ dist_log_end() {
 # dist_jobs FILE
 # Usage: dist_jobs "$kdir/farm.log" >jobs
 # Prints where the compile jobs of the client log FILE (dist_log) ran:
-# "HOST JOBS" per host, then "local JOBS" (scripts/lib/farm-jobs.awk). A
+# "HOST JOBS" per host, then "local JOBS" (scripts/farm/farm-jobs.awk). A
 # missing FILE is a build that compiled nothing: "local 0".
 dist_jobs() {
 	if [ -e "$1" ]; then
-		awk -f "$TOPDIR/scripts/lib/farm-jobs.awk" "$1"
+		awk -f "$TOPDIR/scripts/farm/farm-jobs.awk" "$1"
 	else
 		echo "local 0"
 	fi

@@ -4,7 +4,7 @@
 # after common.sh (it uses PROG, TOPDIR and die).
 #
 # A target is one data file, scripts/targets/NAME.target, checked by the
-# executable scripts/target.sh before it is sourced. A compiler is a line
+# executable scripts/target-check.sh before it is sourced. A compiler is a line
 # of scripts/targets/compilers.list (gcc, gcc-11, clang-19, clang-gas, ...);
 # which clang "clang" means is the kernel's LLVM= variable: 1 (default,
 # clang), -N (clang-N) or DIR/ (DIR/clang).
@@ -13,7 +13,7 @@
 # shellcheck shell=sh
 # shellcheck disable=SC2034 # the t_* and cc_* variables are for the caller
 
-# The keys a target file must set, and those it may set; scripts/target.sh
+# The keys a target file must set, and those it may set; scripts/target-check.sh
 # checks them and documents each.
 TARGET_REQUIRED="ARCH BASE_CONFIG FRAGMENTS IMAGE QEMU QEMU_MACHINE CONSOLE"
 TARGET_OPTIONAL="SRCARCH CROSS_COMPILE DEFCONFIGS DTB QEMU_CPU QEMU_MEMORY APPEND DISK DISK_DEV"
@@ -22,7 +22,7 @@ TARGET_OPTIONAL="SRCARCH CROSS_COMPILE DEFCONFIGS DTB QEMU_CPU QEMU_MEMORY APPEN
 # Usage: die "no targets (known: $(known_targets))"
 # Prints the target names on one line, sorted, separated by spaces.
 known_targets() {
-	"$TOPDIR/scripts/target.sh" -l | tr '\n' ' ' | sed 's/ $//'
+	"$TOPDIR/scripts/target-check.sh" -l | tr '\n' ' ' | sed 's/ $//'
 }
 
 # load_target NAME
@@ -36,7 +36,7 @@ known_targets() {
 load_target() {
 	local file
 
-	file=$("$TOPDIR/scripts/target.sh" -p "$PROG" "$1") || exit 2
+	file=$("$TOPDIR/scripts/target-check.sh" -p "$PROG" "$1") || exit 2
 	# shellcheck disable=SC2086 # one word per key
 	unset $TARGET_REQUIRED $TARGET_OPTIONAL
 	# shellcheck disable=SC1090 # checked by target.sh just now
@@ -66,11 +66,20 @@ load_target() {
 # PACKAGES... (the file documents the columns).
 COMPILERS_LIST="$TOPDIR/scripts/targets/compilers.list"
 
+# compiler_lines
+# Usage: compiler_lines | awk '$5 == "y"'
+# Prints the lines of compilers.list that name a compiler, in its order,
+# comments and blank lines left out: NAME CC LLVM IAS ALL PACKAGES... Every
+# other reader of the file reads it through this.
+compiler_lines() {
+	awk '!/^[ \t]*(#|$)/' "$COMPILERS_LIST"
+}
+
 # compiler_line NAME
 # Usage: line=$(compiler_line gcc-11)
 # Prints NAME's line of compilers.list, or nothing for an unknown NAME.
 compiler_line() {
-	awk -v n="$1" '!/^[ \t]*(#|$)/ && $1 == n { print; exit }' "$COMPILERS_LIST"
+	compiler_lines | awk -v n="$1" '$1 == n { print; exit }'
 }
 
 # known_compilers [all]
@@ -78,8 +87,8 @@ compiler_line() {
 # Prints the names of compilers.list on one line, in its order; with
 # 'all', only those of COMPILERS=all.
 known_compilers() {
-	awk -v all="${1:-}" '!/^[ \t]*(#|$)/ && (all == "" || $5 == "y") {
-		printf "%s%s", sep, $1; sep = " " } END { print "" }' "$COMPILERS_LIST"
+	compiler_lines | awk -v all="${1:-}" 'all == "" || $5 == "y" {
+		printf "%s%s", sep, $1; sep = " " } END { print "" }'
 }
 
 # compiler_words LIST
@@ -217,6 +226,158 @@ compiler_aliases() {
 		out="$out $c"
 	done
 	printf '%s\n' "${out# }"
+}
+
+# ---- the compiler matrix of a run ---------------------------------------
+# A run (parity.sh) builds every target with several compilers of the
+# list. These say which names build the same kernel, which compiler the
+# others are compared with, and which pairs are compared.
+
+# matrix_identity COMPILER TARGETS
+# Usage: id=$(matrix_identity gcc "x86_64 arm64-virt")
+# Prints COMPILER's compiler_identity on each of TARGETS, on one line;
+# nothing when it is not installed for one of them.
+matrix_identity() {
+	local t id out=""
+
+	for t in $2; do
+		id=$(load_target "$t" && compiler_identity "$1" 2>/dev/null) || id=""
+		[ -n "$id" ] || return 0
+		out="$out$t: $id; "
+	done
+	printf '%s\n' "$out"
+}
+
+# __in_all NAME: NAME is one of COMPILERS=all (a versioned name)
+__in_all() {
+	case " $(known_compilers all) " in
+	*" $1 "*) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
+# __before A B LIST: A comes before B in LIST
+__before() {
+	case " $3 " in
+	*" $1 "*" $2 "*) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
+# matrix_dedupe COMPILERS TARGETS
+# Usage: matrix_dedupe "$compilers" "$targets"; compilers=$m_compilers
+# Sets m_compilers to COMPILERS less every name that builds, on every one
+# of TARGETS, what another of them builds (gcc and gcc-12 on Debian 12),
+# so that no kernel is built twice: the versioned name is kept, else the
+# first. Sets m_aliases to "NAME=KEPT ..." for the names dropped, and says
+# each in an ALIAS step.
+matrix_dedupe() {
+	local c d ids kept=""
+
+	m_aliases=""
+	ids=$(for c in $1; do printf '%s %s\n' "$c" "$(matrix_identity "$c" "$2")"; done)
+	for c in $1; do
+		d=$(printf '%s\n' "$ids" | awk -v c="$c" '
+			$1 == c { id = substr($0, length(c) + 2) }
+			{ name[NR] = $1; line[NR] = substr($0, length($1) + 2) }
+			END {
+				if (id == "") exit
+				for (i = 1; i <= NR; i++)
+					if (name[i] != c && line[i] == id) { print name[i]; exit }
+			}')
+		if [ -n "$d" ] && { { __in_all "$d" && ! __in_all "$c"; } ||
+			{ { __in_all "$d" || ! __in_all "$c"; } && __before "$d" "$c" "$1"; }; }; then
+			step ALIAS "$c = $d (the same compiler and linker): built once, as $d"
+			m_aliases="$m_aliases $c=$d"
+		else
+			kept="$kept $c"
+		fi
+	done
+	m_compilers="${kept# }"
+	m_aliases="${m_aliases# }"
+}
+
+# matrix_reference COMPILERS
+# Usage: ref=$(matrix_reference "$compilers")
+# Prints the compiler every other one is compared with: GCC 12 (gcc-12,
+# or gcc, its old name) when COMPILERS has it, else the first.
+matrix_reference() {
+	local c
+
+	for c in gcc-12 gcc; do
+		case " $1 " in
+		*" $c "*) printf '%s\n' "$c"; return 0 ;;
+		esac
+	done
+	printf '%s\n' "${1%% *}"
+}
+
+# __ias_twin NAME COMPILERS ALIASES: the compiler of COMPILERS that is NAME
+# with Clang's integrated assembler (for clang-gas, clang: the same CC and
+# LLVM, IAS '-'), under the name ALIASES kept it by; or nothing
+__ias_twin() {
+	local t a
+
+	t=$(compiler_lines | awk -v n="$1" '{ k++; nm[k] = $1; cc[$1] = $2; ll[$1] = $3; ia[$1] = $4 }
+		END {
+			if (!(n in cc) || ia[n] == "-") exit
+			for (i = 1; i <= k; i++)
+				if (nm[i] != n && cc[nm[i]] == cc[n] && ll[nm[i]] == ll[n] && ia[nm[i]] == "-") {
+					print nm[i]
+					exit
+				}
+		}')
+	[ -n "$t" ] || return 0
+	for a in $3; do
+		[ "${a%%=*}" != "$t" ] || t="${a#*=}"
+	done
+	case " $2 " in
+	*" $t "*) printf '%s\n' "$t" ;;
+	esac
+}
+
+# matrix_pairs COMPILERS ALIASES
+# Usage: matrix_pairs "$compilers" "$aliases" | while read -r old new kind; do ...
+# Prints the layout comparisons of a run, one "OLD NEW KIND" a line: every
+# compiler against the reference (KIND ref: an incompatible difference
+# fails the run); with more than two compilers, each clang-N against the
+# next version; and a Clang with GNU as against the same Clang with its
+# own assembler (KIND version: every difference is a finding).
+matrix_pairs() {
+	local ref c prev=""
+
+	ref=$(matrix_reference "$1")
+	for c in $1; do
+		[ "$c" = "$ref" ] || printf '%s %s ref\n' "$ref" "$c"
+	done
+	if [ "$(echo "$1" | wc -w)" -gt 2 ]; then
+		for c in $(printf '%s\n' "$1" | tr ' ' '\n' | grep '^clang-[0-9]' | sort -t - -k 2n); do
+			[ -z "$prev" ] || printf '%s %s version\n' "$prev" "$c"
+			prev="$c"
+		done
+	fi
+	for c in $1; do
+		prev=$(__ias_twin "$c" "$1" "$2")
+		[ -z "$prev" ] || [ "$prev" = "$ref" ] || printf '%s %s version\n' "$prev" "$c"
+	done
+}
+
+# cell_dir BUILDDIR [PART]
+# Usage: load_target x86_64; compiler_select clang; kdir=$(cell_dir "$builddir")
+# Prints where PART of the cell of the loaded target and the selected
+# compiler lives: BUILDDIR/PART/TARGET-SUFFIX, PART kernel (the default),
+# initramfs, kselftest or toybox. Every script names a cell's directories
+# through it.
+cell_dir() {
+	printf '%s/%s/%s-%s\n' "$1" "${2:-kernel}" "$t_name" "$cc_suffix"
+}
+
+# cell_built KERNELDIR
+# Usage: cell_built "$(cell_dir "$builddir")" || echo "no kernel"
+# Succeeds when the last build in KERNELDIR (a cell_dir) succeeded:
+# kernel-build.sh marks it so, and removes the mark before it builds.
+cell_built() {
+	[ -f "$1/.kparity-built" ] && [ -f "$1/vmlinux" ]
 }
 
 # cell_opts ARG...

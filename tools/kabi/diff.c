@@ -596,7 +596,14 @@ static void print_type(struct ctx *c, const struct ktype *old,
 			status, r->incompatible ? "true" : "false");
 		for (i = 0; i < r->n; i++)
 			json_finding(c->f, &r->v[i], i == 0);
-		fputs("]}", c->f);
+		fputc(']', c->f);
+		if (c->o->layouts && old && new) {
+			fputs(",\"old_layout\":", c->f);
+			json_type(c->f, old);
+			fputs(",\"new_layout\":", c->f);
+			json_type(c->f, new);
+		}
+		fputc('}', c->f);
 		return;
 	}
 	fprintf(c->f, "%s %s", kind_name(t->kind), t->name);

@@ -267,6 +267,7 @@ struct diff_opts {
 	bool only_layout;
 	bool only_common; /* leave out types whose name one side lacks */
 	bool json;
+	bool layouts; /* with json: each changed type's two layouts too */
 	const char *old_name, *new_name;
 };
 /* Print the report; return KABI_EXIT_* bits (0, CHANGE, INCOMPATIBLE). */

@@ -25,6 +25,7 @@ struct opts {
 	bool json;
 	bool only_layout;
 	bool only_common;
+	bool layouts;
 	bool help;
 	int threads; /* 0: one per CPU */
 	const char *output;
@@ -69,7 +70,7 @@ static const struct cmd cmds[] = {
 	  1, -1,
 	  "json root type kind debug-dir threads max-memory format base-btf output" },
 	{ "diff", cmd_diff,
-	  "usage: kabi diff [--json] [--only-layout] [--only-common]\n"
+	  "usage: kabi diff [--json [--layouts]] [--only-layout] [--only-common]\n"
 	  "                 [--suppressions FILE] [--root DIR]... [--type NAME]...\n"
 	  "                 [--kind KIND] [--debug-dir DIR] [-o FILE]\n"
 	  "                 [--threads N] [--max-memory SIZE] OLD NEW\n"
@@ -77,6 +78,7 @@ static const struct cmd cmds[] = {
 	  "  --json               print JSON instead of text\n"
 	  "  --only-layout        ignore changes that only touch typedef names\n"
 	  "  --only-common        compare only the types both sides name\n"
+	  "  --layouts            with --json, each changed type with both layouts\n"
 	  "  --suppressions FILE  hide changes matched by [suppress_type] sections\n"
 	  "  --root DIR           make declaration paths relative to DIR (repeatable)\n"
 	  "  --type NAME          only this type: \"foo\" or \"struct foo\" (repeatable)\n"
@@ -90,7 +92,7 @@ static const struct cmd cmds[] = {
 	  "DWARF against BTF compares only what BTF records (kabi(1), BTF).\n"
 	  "Exit status: 0 identical, bits 1 error, 2 usage, 4 changes, 8 incompatible.\n",
 	  2, 2,
-	  "json only-layout only-common suppressions root type kind debug-dir threads max-memory format base-btf output" },
+	  "json only-layout only-common layouts suppressions root type kind debug-dir threads max-memory format base-btf output" },
 	{ "help", cmd_help, "usage: kabi help [VERB]\n", 0, 1, "" },
 };
 
@@ -366,6 +368,7 @@ static int cmd_diff(struct opts *o)
 			       .only_layout = o->only_layout,
 			       .only_common = o->only_common,
 			       .json = o->json,
+			       .layouts = o->layouts,
 			       .old_name = o->files[0],
 			       .new_name = o->files[1] };
 	struct supp_set *supp = NULL;
@@ -415,6 +418,7 @@ enum {
 	OPT_JSON = 256,
 	OPT_ONLY_LAYOUT,
 	OPT_ONLY_COMMON,
+	OPT_LAYOUTS,
 	OPT_SUPP,
 	OPT_ROOT,
 	OPT_TYPE,
@@ -430,6 +434,7 @@ static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "only-layout", no_argument, NULL, OPT_ONLY_LAYOUT },
 	{ "only-common", no_argument, NULL, OPT_ONLY_COMMON },
+	{ "layouts", no_argument, NULL, OPT_LAYOUTS },
 	{ "suppressions", required_argument, NULL, OPT_SUPP },
 	{ "root", required_argument, NULL, OPT_ROOT },
 	{ "type", required_argument, NULL, OPT_TYPE },
@@ -570,6 +575,9 @@ static int set_opt(const struct cmd *cmd, int c, char *arg, struct opts *o)
 	case OPT_ONLY_COMMON:
 		o->only_common = true;
 		break;
+	case OPT_LAYOUTS:
+		o->layouts = true;
+		break;
 	case OPT_SUPP:
 		o->supp_path = arg;
 		break;
@@ -654,6 +662,10 @@ static int check_opts(const struct cmd *cmd, const struct opts *o)
 			 cmd->max_files == 2 ? "OLD and NEW" :
 					       "at most one VERB");
 		fputs(cmd->usage, stderr);
+		return KABI_EXIT_USAGE;
+	}
+	if (o->layouts && !o->json) {
+		kabi_err("%s: option '--layouts' needs '--json'", cmd->name);
 		return KABI_EXIT_USAGE;
 	}
 	return 0;

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# history.sh - what the scripts that read or write the history database
+# share (scripts/history.sh, scripts/compiler-bisect.sh,
+# scripts/reproduce.sh); sourced, not run. Needs TOPDIR.
+
+# shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
+# shellcheck shell=sh
+
+# history_db
+# Usage: db=$(history_db)
+# Prints the database's path: $KPARITY_HISTORY_DB, else
+# ${XDG_DATA_HOME:-~/.local/share}/kparity/results.db.
+history_db() {
+	printf '%s\n' "${KPARITY_HISTORY_DB:-${XDG_DATA_HOME:-$HOME/.local/share}/kparity/results.db}"
+}
+
+# series_sum PATCHDIR
+# Usage: sum=$(series_sum "$TOPDIR/patches")
+# Prints the series' checksum as KCIDB defines a patchset hash: the
+# sha256 of the newline-terminated sha256 of each patch, in the order of
+# PATCHDIR/series. Prints nothing when
+# there is no series or it names no patch; a patch the series names but
+# the directory lacks counts as the hash of "missing NAME".
+series_sum() {
+	local p="$1" names f
+
+	[ -f "$p/series" ] || return 0
+	names=$(sed -n 's/^[ \t]*\([^# \t][^ \t]*\).*/\1/p' "$p/series")
+	[ -n "$names" ] || return 0
+	# a patch name is one word: quilt's series has no other kind
+	for f in $names; do
+		if [ -f "$p/$f" ]; then
+			sha256sum "$p/$f" | cut -c-64
+		else
+			printf 'missing %s\n' "$f" | sha256sum | cut -c-64
+		fi
+	done | sha256sum | cut -c-64
+}

@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# report.jq - definitions the report renderers share: durations, one
+# cell's summary, and a type's layout as rows with the holes between
+# members made explicit. A module: include "report"; with -L scripts/report.
+
+def dur: if . == null then "-"
+	elif . >= 60 then "\(. / 60 | floor)m\(. % 60 | tostring | if length < 2 then "0" + . else . end)s"
+	else "\(.)s" end;
+def build_text: if .build.status != "pass" then "FAIL"
+	elif .build.make_seconds != null and .build.make_seconds > .build.seconds
+	then "pass \(.build.seconds | dur) (last make \(.build.make_seconds | dur))"
+	else "pass \(.build.seconds | dur)" end;
+def boot_text: if .boot.status == "pass" then "pass \(.boot.seconds | dur)"
+	elif .boot.status == "skipped" then "-"
+	else "FAIL: \(.boot.reason)" end;
+# where a cell's compile jobs ran, when it was built on a farm:
+# "distcc: 127.0.0.2:3632 290, 127.0.0.3:3632 301, local 3"
+def farm_text: if .build.farm == null then "-"
+	else "\(.build.farm.engine): " + (.build.farm.jobs
+		| if ([.[]] | add // 0) == 0 then "nothing compiled"
+		  else to_entries | map("\(.key) \(.value)") | join(", ") end) end;
+# a cell of the report was built on a farm: the tables get a farm column
+def has_farm: [.matrix[].cells[].build.farm // empty] | length > 0;
+def by_tool_text: [(.by_tool // {}) | to_entries[]
+	| select(.value.warnings + .value.errors > 0)
+	| "\(.key) \(.value.warnings + .value.errors)"]
+	| if length > 0 then " (" + join(", ") + ")" else "" end;
+def warn_text: "\(.warnings.warnings) warnings, \(.warnings.errors) errors"
+	+ (.warnings | by_tool_text);
+def kabi_text: if . == null then "-"
+	elif .status == "skipped" then "skipped: \(.reason)"
+	elif .summary == null then "FAIL: \(.reason)"
+	else "\(.summary.changed) changed, \(.summary.incompatible) incompatible, \(.summary.only_old) only gcc, \(.summary.only_new) only clang"
+	+ (if .status == "fail" then " (FAIL)" else "" end) end;
+def mend: .offset + (if .bit_size != null
+	then ((.bit_offset + .bit_size + 7) / 8 | floor) else (.size // 0) end);
+def rows: if . == null then []
+	else . as $t
+	| reduce (.members // [])[] as $m ({end: 0, rows: []};
+		(if $m.offset > .end
+		 then .rows += [{offset: .end, size: ($m.offset - .end), hole: true}]
+		 else . end)
+		| .rows += [$m + {hole: false}]
+		| .end = ([.end, ($m | mend)] | max))
+	| .rows + (if ($t.size // 0) > .end
+		then [{offset: .end, size: ($t.size - .end), hole: true}] else [] end)
+	end;
+def bitpos: if .bit_size != null then ":\(.bit_offset)+\(.bit_size)" else "" end;
+def finding_text: .what + (if .subject != null then " \(.subject)" else "" end)
+	+ (if .old != null then ": \(.old) -> \(.new)" else "" end);
