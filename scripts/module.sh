@@ -295,7 +295,7 @@ mcount_check() {
 	local ko counts calls entries rel
 
 	while IFS= read -r ko; do
-		counts=$(LC_ALL=C readelf -rW "$ko" | awk -f "$TOPDIR/scripts/module-mcount.awk")
+		counts=$(LC_ALL=C readelf -rW "$ko" | awk -f "$TOPDIR/scripts/module/module-mcount.awk")
 		calls=${counts% *} entries=${counts#* }
 		[ "$calls" -gt 0 ] || continue
 		[ "$entries" -lt "$calls" ] || continue
