@@ -7,19 +7,23 @@
 # it on every .ko a build made.
 #
 # A module's types fall in three sets: those the kernel's types also name
-# (compared with the kernel's), those the kernel lacks but a module named
-# in its .modinfo 'depends=' defines (compared with that module's: its
-# DWARF, or its split BTF on the kernel's), and the rest, which nothing it
-# links against defines: its own. While a dependency is not found, that
-# rest cannot be told from the dependency's types, so it is counted "not
-# compared", with the dependency named.
+# (compared with the kernel's), those the kernel lacks but a module it
+# depends on defines (compared with that module's: its DWARF, or its
+# split BTF on the kernel's), and the rest, which nothing it links
+# against defines: its own. The modules depended on are those its
+# .modinfo 'depends=' names, and theirs in turn, as long as types are
+# left to place. While one is not found, the rest cannot be told from its
+# types, so they are counted "not compared", with the module named. A
+# module kabi cannot read (no DWARF: built with -g0, or stripped) is
+# "not checked", with kabi's reason.
 #
 # Every module gets one MODULE line with its verdict on stderr; stdout
 # carries one summary line for the caller.
 #
-# Exit: 0 every module checked and nothing differs; 2 trouble; otherwise
-# the bits ORed over the modules: 4 a layout changed, 8 incompatibly
-# (kabi's), 16 some types were not compared.
+# Exit: 0 every module checked and nothing differs; 2 trouble (the
+# kernel's types unreadable, bad usage); otherwise the bits ORed over the
+# modules: 4 a layout changed, 8 incompatibly (kabi's), 16 a module not
+# checked, or some of its types not compared.
 # shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
 set -eu
 
@@ -48,7 +52,7 @@ it depends on.
   -w WORKDIR  where each comparison's report goes
   -k KABI     the kabi to run (default: kabi)
 Exit: 0 all checked and equal, 2 trouble; else bits: 4 a layout changed,
-8 incompatibly, 16 some types not compared.
+8 incompatibly, 16 a module not checked or some of its types not compared.
 USAGE
 }
 
@@ -70,7 +74,8 @@ summary_field() {
 }
 
 # diff_into REPORT OLD NEW KABI-ARG...: kabi diff, layout only, of the
-# types both name; prints the report indented, returns kabi's bits
+# types both name; prints the report indented, returns kabi's bits, or 1
+# with kabi's message in diff_why when kabi cannot compare them
 diff_into() {
 	local out="$1" old="$2" new="$3" st=0
 
@@ -78,7 +83,11 @@ diff_into() {
 	"$kabi" diff --only-common --only-layout "$@" "$old" "$new" >"$out" 2>"$work/diff.err" || st=$?
 	case "$st" in
 	0 | 4 | 8 | 12) ;;
-	*) die "kabi failed on '$new' against '$old': $(head -n 1 "$work/diff.err")" ;;
+	*)
+		diff_why=$(sed -n '1s/^kabi: //p' "$work/diff.err")
+		diff_why=${diff_why:-kabi exited $st}
+		return 1
+		;;
 	esac
 	sed 's/^/    /' "$out" >&2
 	return "$st"
@@ -141,64 +150,139 @@ dep_names() {
 
 # check_dep KO REL NAME: compare KO's types that the kernel lacks and
 # module NAME defines with NAME's; those leave $work/rest. Sets dep_rc
-# to kabi's bits and appends to compared or missing.
+# to kabi's bits and dep_path to NAME's file (empty when not found), and
+# appends to compared or missing.
 check_dep() {
-	local ko="$1" rel="$2" name="$3" path kind n
+	local ko="$1" rel="$2" name="$3" kind n
 
 	dep_rc=0
-	path=$(find_dep "$name")
-	if [ -z "$path" ]; then
+	dep_path=$(find_dep "$name")
+	if [ -z "$dep_path" ]; then
 		missing="$missing${missing:+, }$name (not found)"
 		printf '%s\n' "$name" >>"$work/missing"
 		return 0
 	fi
-	if ! dep_names "$name" "$path"; then
+	if ! dep_names "$name" "$dep_path"; then
 		missing="$missing${missing:+, }$name ($dep_why)"
 		printf '%s\n' "$name" >>"$work/missing"
+		dep_path=""
 		return 0
 	fi
 	LC_ALL=C comm -12 "$work/rest" "$work/deps/$name.names" >"$work/shared"
 	n=$(wc -l <"$work/shared")
-	compared="$compared, $n with $name.ko's"
 	[ "$n" -gt 0 ] || return 0
+	compared="$compared, $n with $name.ko's"
 	kind=$(cat "$work/deps/$name.kind")
-	step CHECK "$rel against $name.ko's $kind ($path)"
+	step CHECK "$rel against $name.ko's $kind ($dep_path)"
 	# one --type per shared type
 	set --
 	while IFS= read -r t; do
 		set -- "$@" --type "$t"
 	done <"$work/shared"
 	[ "$kind" = DWARF ] || set -- "$@" --base-btf "$base"
-	diff_into "$work/report/$rel.$name.txt" "$path" "$ko" "$@" || dep_rc=$?
+	diff_into "$work/report/$rel.$name.txt" "$dep_path" "$ko" "$@" || dep_rc=$?
+	if [ "$dep_rc" = 1 ]; then
+		# both were read on their own: this is kabi's trouble
+		die "kabi cannot compare '$ko' with '$dep_path': $diff_why"
+	fi
 	LC_ALL=C comm -23 "$work/rest" "$work/shared" >"$work/rest.new"
 	mv "$work/rest.new" "$work/rest"
 }
 
+# check_deps KO REL: every module KO depends on, and those they depend
+# on, breadth first, while KO has types left to place; sets deps_rc to
+# the bits ORed
+check_deps() {
+	local ko="$1" rel="$2" queue seen=" " dep more
+
+	deps_rc=0
+	queue=$(modinfo_field "$ko" depends | tr ',' ' ')
+	while [ -s "$work/rest" ]; do
+		# shellcheck disable=SC2086 # module names, one word each
+		set -- $queue
+		[ $# -gt 0 ] || break
+		dep=$1
+		shift
+		queue=$*
+		case "$seen" in
+		*" $dep "*) continue ;;
+		esac
+		seen="$seen$dep "
+		check_dep "$ko" "$rel" "$dep"
+		deps_rc=$((deps_rc | dep_rc))
+		[ -n "$dep_path" ] || continue
+		more=$(modinfo_field "$dep_path" depends | tr ',' ' ')
+		queue="$queue $more"
+	done
+}
+
+# verdict_line REL BITS VERDICT DETAIL: one module's verdict, on stderr
+# and in $work/verdicts.tsv
+verdict_line() {
+	step MODULE "$1: $3: $4"
+	printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$work/verdicts.tsv"
+}
+
+# c_objects KO: the objects of KO compiled from C, one a line, by their
+# path below the root, each after '+' when it has DWARF, '-' when it has
+# none (kabi sees no type of its). Kbuild lists a module's objects in
+# KO.mod; without it, nothing. The .mod.o that Kbuild adds is not listed:
+# it has DWARF whatever the module's flags say, so that a module compiled
+# with -g0 still has some.
+c_objects() {
+	local list="${1%.ko}.mod" obj
+
+	[ -f "$list" ] || return 0
+	while IFS= read -r obj; do
+		case "$obj" in
+		/*) ;;
+		*) obj="$root/$obj" ;;
+		esac
+		if [ ! -f "$obj" ] || [ ! -f "${obj%.o}.c" ]; then
+			continue
+		elif elf_has_section "$obj" .debug_info; then
+			printf '+ %s\n' "${obj#"$root"/}"
+		else
+			printf -- '- %s\n' "${obj#"$root"/}"
+		fi
+	done <"$list"
+}
+
 # check_one KO: every comparison of KO; its bits
 check_one() {
-	local ko="$1" rel st=0 kst=0 dep deps n verdict
+	local ko="$1" rel st=0 n verdict objs blind
 
 	rel=${ko#"$root"/}
 	mkdir -p "$(dirname "$work/report/$rel")"
+	objs=$(c_objects "$ko")
+	blind=$(printf '%s\n' "$objs" | sed -n 's/^- //p' | paste -s -d' ' -)
+	if [ -n "$blind" ] && ! printf '%s\n' "$objs" | grep -q '^+ '; then
+		verdict_line "$rel" "$NOT_COMPARED" "NOT CHECKED" "no DWARF in $blind (compiled without -g?): kabi sees none of its types"
+		return "$NOT_COMPARED"
+	fi
 	step CHECK "$rel against the kernel's $kernel_kind ($types)"
-	diff_into "$work/report/$rel.kernel.txt" "$types" "$ko" || kst=$?
-	st=$kst
+	diff_into "$work/report/$rel.kernel.txt" "$types" "$ko" || st=$?
+	if [ "$st" = 1 ]; then
+		verdict_line "$rel" "$NOT_COMPARED" "NOT CHECKED" "$diff_why"
+		return "$NOT_COMPARED"
+	fi
 	n=$(($(summary_field "$work/report/$rel.kernel.txt" unchanged) + $(summary_field "$work/report/$rel.kernel.txt" changed)))
 	compared="$n types compared with the kernel's"
 	missing=""
 	names "$ko" >"$work/module.names"
 	LC_ALL=C comm -23 "$work/module.names" "$work/kernel.names" >"$work/rest"
-	deps=$(modinfo_field "$ko" depends | tr ',' ' ')
-	for dep in $deps; do
-		check_dep "$ko" "$rel" "$dep"
-		st=$((st | dep_rc))
-	done
+	check_deps "$ko" "$rel"
+	st=$((st | deps_rc))
 	n=$(wc -l <"$work/rest")
 	if [ -n "$missing" ] && [ "$n" -gt 0 ]; then
 		st=$((st | NOT_COMPARED))
 		compared="$compared; $n the kernel lacks not compared, for want of $missing"
 	else
 		compared="$compared, $n its own"
+	fi
+	if [ -n "$blind" ]; then
+		st=$((st | NOT_COMPARED))
+		compared="$compared; no DWARF in $blind (compiled without -g?): its types not compared"
 	fi
 	if [ $((st & 12)) -ne 0 ]; then
 		verdict="LAYOUTS DIFFER (kabi bits $((st & 12)))"
@@ -207,13 +291,12 @@ check_one() {
 	else
 		verdict=PASS
 	fi
-	step MODULE "$rel: $verdict: $compared"
-	printf '%s\t%s\t%s\n' "$rel" "$verdict" "$compared" >>"$work/verdicts.tsv"
+	verdict_line "$rel" "$st" "$verdict" "$compared"
 	return "$st"
 }
 
 main() {
-	local opt ko rc=0 st n differ=0 partial=0 nl='
+	local opt ko rc=0 st nl='
 '
 
 	types="" base="" dirs="" want_release="" root="" work="" kabi=kabi
@@ -252,19 +335,10 @@ main() {
 		st=0
 		check_one "$ko" || st=$?
 		rc=$((rc | st))
-		[ $((st & 12)) -eq 0 ] || differ=$((differ + 1))
-		[ $((st & NOT_COMPARED)) -eq 0 ] || partial=$((partial + 1))
 	done
-	n=$#
-	if [ "$rc" -eq 0 ]; then
-		echo "PASS ($n of $n modules checked)"
-	elif [ "$differ" -gt 0 ]; then
-		printf 'layouts differ in %s of %s modules (kabi bits %s)' "$differ" "$n" "$((rc & 12))"
-		[ "$partial" -eq 0 ] || printf '; %s not fully checked' "$partial"
-		echo
-	else
-		echo "NOT FULLY CHECKED ($partial of $n modules: types of $(LC_ALL=C sort -u "$work/missing" | paste -s -d, - | sed 's/,/, /g') not compared)"
-	fi
+	LC_ALL=C sort -u "$work/missing" | paste -s -d, - | sed 's/,/, /g' >"$work/missing.line"
+	awk -F '\t' -v missing="$(cat "$work/missing.line")" \
+		-f "$TOPDIR/scripts/module/module-summary.awk" "$work/verdicts.tsv"
 	exit "$rc"
 }
 

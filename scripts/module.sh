@@ -349,9 +349,8 @@ DIRS
 	verdict=$("$TOPDIR/scripts/module-check.sh" -k "$kabi" -t "$k_src" ${base:+-b "$base"} \
 		-w "$work/check" -R "$mdir" -r "$release" "$@") || rc=$?
 	[ "$rc" -ne 2 ] || exit 2
-	case "$verdict" in
-	"NOT FULLY"*) step CHECK "modules depended on are looked for in M, MODDIR=DIR (-d), KDIR and /lib/modules/$release: give an unpacked linux-image-$release's lib/modules/$release, say" ;;
-	esac
+	[ ! -s "$work/check/missing" ] ||
+		step CHECK "modules depended on are looked for in M, MODDIR=DIR (-d), KDIR and /lib/modules/$release: give an unpacked linux-image-$release's lib/modules/$release, say"
 	return "$rc"
 }
 

@@ -152,13 +152,15 @@ OUT
 @test "module: two sources with the same directory name keep separate logs" {
 	need_tool gcc-12
 	mkdir "$T/a" "$T/b"
-	cp -r "$TOP/tests/fixtures/module/nested" "$T/a/mod"
+	cp -r "$TOP/tests/fixtures/module/empty" "$T/a/mod"
 	cp -r "$TOP/tests/fixtures/module/empty" "$T/b/mod"
-	run -0 "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/a/mod" -n
-	assert_line -n -1 "module: BUILT (2 built, no layout check asked); $(work "$T/a/mod" gcc-12)"
+	run -1 "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/a/mod" -n
+	assert_line -n -1 "module: FAIL (the build made no module: '$T/a/mod/modules.order' lists none; see '$(work "$T/a/mod" gcc-12)/build.log')"
 	run -1 "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/b/mod" -n
 	assert_line -n -1 "module: FAIL (the build made no module: '$T/b/mod/modules.order' lists none; see '$(work "$T/b/mod" gcc-12)/build.log')"
-	run -0 grep -c 'kp_inner.ko' "$(work "$T/a/mod" gcc-12)/build.log"
+	# the first log is still the first build's
+	run -0 grep -c "$T/a/mod/" "$(work "$T/a/mod" gcc-12)/build.log"
+	run -1 grep -c "$T/b/mod" "$(work "$T/a/mod" gcc-12)/build.log"
 }
 
 @test "module: a source that builds no module fails with one line" {
@@ -192,17 +194,18 @@ OUT
 	assert_equal "${stderr_lines[-1]}" "  CHECK   not done: no kernel types (give VMLINUX= or BTF=; /sys/kernel/btf/vmlinux is another kernel's)"
 }
 
-@test "module: every module the build made is checked, those in subdirectories too, each named with its verdict" {
+@test "module: every module the build made is checked, at any depth, each named with its verdict; one without DWARF is never PASS" {
 	need_tool gcc-12
 	fixture nested
-	run -0 --separate-stderr "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/nested" -B "$BTF_DEB"
-	assert_output "module: PASS (2 of 2 modules checked); $(work "$T/nested" gcc-12)"
+	run -16 --separate-stderr "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/nested" -B "$BTF_DEB"
+	assert_output "module: NOT FULLY CHECKED (1 of 3 modules not checked); $(work "$T/nested" gcc-12)"
 	run -0 grep -E '^  (CHECK|MODULE) ' <<<"$stderr"
 	assert_line -n 0 "  CHECK   kp_top.ko against the kernel's BTF ($BTF_DEB)"
 	assert_line -n 1 --regexp "^  MODULE  kp_top.ko: PASS: [1-9][0-9]* types compared with the kernel's, 0 its own\$"
 	assert_line -n 2 "  CHECK   sub/kp_inner.ko against the kernel's BTF ($BTF_DEB)"
 	assert_line -n 3 --regexp "^  MODULE  sub/kp_inner.ko: PASS: [1-9][0-9]* types compared with the kernel's, 0 its own\$"
-	assert_equal "${#lines[@]}" 4
+	assert_line -n 4 "  MODULE  sub/deeper/kp_bare.ko: NOT CHECKED: no DWARF in sub/deeper/kp_bare.o (compiled without -g?): kabi sees none of its types"
+	assert_equal "${#lines[@]}" 5
 }
 
 @test "module: types of a module it depends on that is not found are counted not compared, with the module named" {
