@@ -30,7 +30,7 @@ setup_file() {
 	cache=$(cache_dir "$build")
 	abi=$(debian_abi)
 	export KVER="6.1.0-$abi-cloud-amd64"
-	export KDIR_DEB MOD_SRC BTF_DEB MODDIR_DEB BUILD="$build"
+	export KDIR_DEB MOD_SRC BTF_DEB MODDIR_DEB
 	KDIR_DEB=$(debian_headers "$cache" "$KVER")
 	BTF_DEB=$(image_vmlinux "$cache" "$KVER")
 	image=$(deb_root "$cache" "image-$KVER" "linux-image-$KVER")
@@ -42,11 +42,16 @@ setup_file() {
 setup() {
 	T=$BATS_TEST_TMPDIR
 	cp -r "$MOD_SRC" "$T/acpi_call"
+	# module.sh's build directory: the kabi under test, and the logs and
+	# checks of this test alone
+	OUT=$T/out
+	mkdir "$OUT"
+	ln -s "$KABI" "$OUT/kabi"
 }
 
 # work M CC: the directory module.sh keeps M's logs and checks in for CC
 work() {
-	printf '%s/module/%s-%s/%s\n' "$BUILD" "$(basename "$1")" "$(printf '%s' "$1" | cksum | cut -d' ' -f1)" "$2"
+	printf '%s/module/%s-%s/%s\n' "$OUT" "$(basename "$1")" "$(printf '%s' "$1" | cksum | cut -d' ' -f1)" "$2"
 }
 
 # fixture NAME: a copy of tests/fixtures/module/NAME in $T/NAME
@@ -75,7 +80,7 @@ mcount_entries() {
 
 @test "module: the kernel's own GCC builds it, and its types match the kernel's BTF" {
 	need_tool gcc-12
-	run -0 --separate-stderr "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/acpi_call" -B "$BTF_DEB"
+	run -0 --separate-stderr "$MODULE" -o "$OUT" -k "$KDIR_DEB" -m "$T/acpi_call" -B "$BTF_DEB"
 	assert_output "module: PASS (1 of 1 modules checked); $(work "$T/acpi_call" gcc-12)"
 	# (bats drops the leading blanks of stderr's first line)
 	run -0 sed -n 's/^ *\(KERNEL\|CC\|BUILD\|CHECK\) /\1 /p' <<<"$stderr"
@@ -93,7 +98,7 @@ OUT
 
 @test "module: Clang gets the GCC kernel's flags translated or dropped, each named, the types still match, __mcount_loc kept" {
 	need_tool clang-14
-	run -0 --separate-stderr "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/acpi_call" -c clang-14 -B "$BTF_DEB"
+	run -0 --separate-stderr "$MODULE" -o "$OUT" -k "$KDIR_DEB" -m "$T/acpi_call" -c clang-14 -B "$BTF_DEB"
 	assert_output "module: PASS (1 of 1 modules checked); $(work "$T/acpi_call" clang-14)"
 	assert_equal "${stderr_lines[1]}" "  CC      clang-14 14.0.6: NOT the kernel's compiler (gcc 12.2.0); its flags are translated below"
 	run -0 grep -E '^  (FLAG|FTRACE|BUILD) ' <<<"$stderr"
@@ -128,7 +133,7 @@ OUT
 @test "module: GCC 11 builds without the flags GCC 12 chose that it rejects, each named, its log kept beside GCC 12's" {
 	need_tool gcc-11
 	need_tool gcc-12
-	run -0 --separate-stderr "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/acpi_call" -c gcc-11 -B "$BTF_DEB"
+	run -0 --separate-stderr "$MODULE" -o "$OUT" -k "$KDIR_DEB" -m "$T/acpi_call" -c gcc-11 -B "$BTF_DEB"
 	assert_output "module: PASS (1 of 1 modules checked); $(work "$T/acpi_call" gcc-11)"
 	run -0 grep -E '^  (CC|FLAG|BUILD) ' <<<"$stderr"
 	assert_output - <<'OUT'
@@ -138,7 +143,7 @@ OUT
 OUT
 	run -0 readelf -p .comment "$T/acpi_call/acpi_call.ko"
 	assert_line --partial "GCC: (Debian 11.3.0"
-	run -0 "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/acpi_call" -n
+	run -0 "$MODULE" -o "$OUT" -k "$KDIR_DEB" -m "$T/acpi_call" -n
 	assert_line -n -1 "module: BUILT (1 built, no layout check asked); $(work "$T/acpi_call" gcc-12)"
 	run -0 grep -c 'CC \[M\]' "$(work "$T/acpi_call" gcc-11)/build.log" "$(work "$T/acpi_call" gcc-12)/build.log"
 	assert_output - <<OUT
@@ -154,9 +159,9 @@ OUT
 	mkdir "$T/a" "$T/b"
 	cp -r "$TOP/tests/fixtures/module/empty" "$T/a/mod"
 	cp -r "$TOP/tests/fixtures/module/empty" "$T/b/mod"
-	run -1 "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/a/mod" -n
+	run -1 "$MODULE" -o "$OUT" -k "$KDIR_DEB" -m "$T/a/mod" -n
 	assert_line -n -1 "module: FAIL (the build made no module: '$T/a/mod/modules.order' lists none; see '$(work "$T/a/mod" gcc-12)/build.log')"
-	run -1 "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/b/mod" -n
+	run -1 "$MODULE" -o "$OUT" -k "$KDIR_DEB" -m "$T/b/mod" -n
 	assert_line -n -1 "module: FAIL (the build made no module: '$T/b/mod/modules.order' lists none; see '$(work "$T/b/mod" gcc-12)/build.log')"
 	# the first log is still the first build's
 	run -0 grep -c "$T/a/mod/" "$(work "$T/a/mod" gcc-12)/build.log"
@@ -166,14 +171,14 @@ OUT
 @test "module: a source that builds no module fails with one line" {
 	need_tool gcc-12
 	fixture empty
-	run -1 --separate-stderr "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/empty" -B "$BTF_DEB"
+	run -1 --separate-stderr "$MODULE" -o "$OUT" -k "$KDIR_DEB" -m "$T/empty" -B "$BTF_DEB"
 	assert_output "module: FAIL (the build made no module: '$T/empty/modules.order' lists none; see '$(work "$T/empty" gcc-12)/build.log')"
 }
 
 @test "module: a source that builds no module fails with one line under Clang too" {
 	need_tool clang-14
 	fixture empty
-	run -1 --separate-stderr "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/empty" -c clang-14 -B "$BTF_DEB"
+	run -1 --separate-stderr "$MODULE" -o "$OUT" -k "$KDIR_DEB" -m "$T/empty" -c clang-14 -B "$BTF_DEB"
 	assert_output "module: FAIL (the build compiled no C file; see '$(work "$T/empty" clang-14)/build.log')"
 }
 
@@ -181,7 +186,7 @@ OUT
 	need_tool gcc-12
 	fixture broken
 	# Kbuild unexports LC_ALL: LANG and LC_MESSAGES decide GCC's quotes
-	run -1 --separate-stderr env -u LC_MESSAGES -u LC_CTYPE LANG=C LC_ALL=C "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/broken" -B "$BTF_DEB"
+	run -1 --separate-stderr env -u LC_MESSAGES -u LC_CTYPE LANG=C LC_ALL=C "$MODULE" -o "$OUT" -k "$KDIR_DEB" -m "$T/broken" -B "$BTF_DEB"
 	assert_output "module: FAIL (build: $T/broken/kp_broken.c:7:16: error: implicit declaration of function 'kp_no_such_function' [-Werror=implicit-function-declaration]; see '$(work "$T/broken" gcc-12)/build.log')"
 }
 
@@ -189,7 +194,7 @@ OUT
 	need_tool gcc-12
 	not_this_kernel
 	fixture nested
-	run -16 --separate-stderr "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/nested"
+	run -16 --separate-stderr "$MODULE" -o "$OUT" -k "$KDIR_DEB" -m "$T/nested"
 	assert_output "module: NOT CHECKED (no kernel types: give VMLINUX= or BTF=); $(work "$T/nested" gcc-12)"
 	assert_equal "${stderr_lines[-1]}" "  CHECK   not done: no kernel types (give VMLINUX= or BTF=; /sys/kernel/btf/vmlinux is another kernel's)"
 }
@@ -197,7 +202,7 @@ OUT
 @test "module: every module the build made is checked, at any depth, each named with its verdict; one without DWARF is never PASS" {
 	need_tool gcc-12
 	fixture nested
-	run -16 --separate-stderr "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/nested" -B "$BTF_DEB"
+	run -16 --separate-stderr "$MODULE" -o "$OUT" -k "$KDIR_DEB" -m "$T/nested" -B "$BTF_DEB"
 	assert_output "module: NOT FULLY CHECKED (1 of 3 modules not checked); $(work "$T/nested" gcc-12)"
 	run -0 grep -E '^  (CHECK|MODULE) ' <<<"$stderr"
 	assert_line -n 0 "  CHECK   kp_top.ko against the kernel's BTF ($BTF_DEB)"
@@ -212,7 +217,7 @@ OUT
 	need_tool gcc-12
 	not_this_kernel
 	fixture xt
-	run -16 --separate-stderr "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/xt" -B "$BTF_DEB"
+	run -16 --separate-stderr "$MODULE" -o "$OUT" -k "$KDIR_DEB" -m "$T/xt" -B "$BTF_DEB"
 	assert_output "module: NOT FULLY CHECKED (1 of 1 modules: types of x_tables not compared); $(work "$T/xt" gcc-12)"
 	run -0 grep '^  MODULE ' <<<"$stderr"
 	assert_output --regexp "^  MODULE  xt_kparity.ko: NOT FULLY CHECKED: [1-9][0-9]* types compared with the kernel's; [1-9][0-9]* the kernel lacks not compared, for want of x_tables \\(not found\\)\$"
@@ -221,7 +226,7 @@ OUT
 @test "module: types of a module it depends on are compared with that module's BTF (MODDIR)" {
 	need_tool gcc-12
 	fixture xt
-	run -0 --separate-stderr "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/xt" -B "$BTF_DEB" -d "$MODDIR_DEB"
+	run -0 --separate-stderr "$MODULE" -o "$OUT" -k "$KDIR_DEB" -m "$T/xt" -B "$BTF_DEB" -d "$MODDIR_DEB"
 	assert_output "module: PASS (1 of 1 modules checked); $(work "$T/xt" gcc-12)"
 	run -0 grep -E '^  (CHECK|MODULE) ' <<<"$stderr"
 	assert_line -n 1 "  CHECK   xt_kparity.ko against x_tables.ko's BTF ($MODDIR_DEB/kernel/net/netfilter/x_tables.ko)"
@@ -231,7 +236,7 @@ OUT
 @test "module: a type that differs between a module and the module it depends on is found" {
 	need_tool gcc-12
 	fixture pair
-	run -12 --separate-stderr "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/pair" -B "$BTF_DEB"
+	run -12 --separate-stderr "$MODULE" -o "$OUT" -k "$KDIR_DEB" -m "$T/pair" -B "$BTF_DEB"
 	assert_output "module: layouts differ in 1 of 2 modules (kabi bits 12); $(work "$T/pair" gcc-12)"
 	run -0 grep -A 5 "^  CHECK   kp_user.ko against kp_base.ko's" <<<"$stderr"
 	assert_output - <<OUT
@@ -246,10 +251,25 @@ OUT
 	assert_line -n 1 --regexp "^  MODULE  kp_user.ko: LAYOUTS DIFFER \\(kabi bits 12\\): [1-9][0-9]* types compared with the kernel's, 1 with kp_base.ko's, 0 its own\$"
 }
 
+@test "module: a name the kernel defines twice is compared with the definition the module uses" {
+	need_tool gcc-12
+	need_tool pahole
+	fixture dmachan
+	run -0 "$MODULE" -o "$OUT" -k "$KDIR_DEB" -m "$T/dmachan" -n
+	# the kernel's types with both struct dma_chan: the DMA engine's, as the
+	# module has it, and kernel/dma.c's (tests/fixtures/module/kernel-dma.c)
+	gcc-12 -g -c "$TOP/tests/fixtures/module/kernel-dma.c" -o "$T/kernel-dma.o"
+	ld -r -o "$T/vmlinux" "$T/dmachan/kp_dmachan.o" "$T/kernel-dma.o"
+	pahole -J --btf_encode_detached="$T/vmlinux.btf" "$T/vmlinux"
+	run -0 --separate-stderr "$MODULE" -o "$OUT" -k "$KDIR_DEB" -m "$T/dmachan" -B "$T/vmlinux.btf"
+	assert_output "module: PASS (1 of 1 modules checked); $(work "$T/dmachan" gcc-12)"
+	[[ "${stderr_lines[-2]}" =~ ^"    summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, "[1-9][0-9]*" unchanged, 0 suppressed, "[1-9][0-9]*" on one side left out"$ ]]
+}
+
 @test "module: Clang's const on struct vm_fault's anonymous member is no layout difference" {
 	need_tool clang-14
 	fixture vmfault
-	run -0 --separate-stderr "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/vmfault" -c clang-14 -B "$BTF_DEB"
+	run -0 --separate-stderr "$MODULE" -o "$OUT" -k "$KDIR_DEB" -m "$T/vmfault" -c clang-14 -B "$BTF_DEB"
 	assert_output "module: PASS (1 of 1 modules checked); $(work "$T/vmfault" clang-14)"
 }
 
@@ -257,32 +277,32 @@ OUT
 	[ -r /sys/kernel/btf/vmlinux ] || skip "this machine has no /sys/kernel/btf/vmlinux"
 	not_this_kernel
 	need_tool gcc-12
-	run --separate-stderr "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/acpi_call" -B /sys/kernel/btf/vmlinux
+	run --separate-stderr "$MODULE" -o "$OUT" -k "$KDIR_DEB" -m "$T/acpi_call" -B /sys/kernel/btf/vmlinux
 	[ $((status & 4)) -eq 4 ] && [ $((status & ~12)) -eq 0 ]
 	assert_output "module: layouts differ in 1 of 1 modules (kabi bits $status); $(work "$T/acpi_call" gcc-12)"
 }
 
 @test "module bad input: KDIR that is no configured kernel tree" {
 	mkdir "$T/empty"
-	run -2 --separate-stderr "$MODULE" -o "$BUILD" -k "$T/empty" -m "$T/acpi_call"
+	run -2 --separate-stderr "$MODULE" -o "$OUT" -k "$T/empty" -m "$T/acpi_call"
 	assert_output ""
 	assert_equal "$stderr" "module.sh: KDIR '$T/empty' is not a configured kernel tree (no .config or no Makefile)"
 }
 
 @test "module bad input: M without Kbuild or Makefile" {
 	mkdir "$T/src"
-	run -2 --separate-stderr "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/src"
+	run -2 --separate-stderr "$MODULE" -o "$OUT" -k "$KDIR_DEB" -m "$T/src"
 	assert_output ""
 	assert_equal "$stderr" "module.sh: M '$T/src' has no Kbuild or Makefile: not a module source"
 }
 
 @test "module bad input: a modules' directory that is none" {
-	run -2 --separate-stderr "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/acpi_call" -d "$T/nowhere"
+	run -2 --separate-stderr "$MODULE" -o "$OUT" -k "$KDIR_DEB" -m "$T/acpi_call" -d "$T/nowhere"
 	assert_output ""
 	assert_equal "$stderr" "module.sh: the modules' directory '$T/nowhere' is not a directory"
 }
 
 @test "module bad input: a compiler that is no compiler kparity knows" {
-	run -2 --separate-stderr "$MODULE" -o "$BUILD" -k "$KDIR_DEB" -m "$T/acpi_call" -c icc
+	run -2 --separate-stderr "$MODULE" -o "$OUT" -k "$KDIR_DEB" -m "$T/acpi_call" -c icc
 	assert_equal "$stderr" "module.sh: COMPILER is kernel, gcc, gcc-N, clang or clang-N, not 'icc'"
 }
