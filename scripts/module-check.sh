@@ -225,7 +225,9 @@ verdict_line() {
 
 # c_objects KO: the objects of KO compiled from C, one a line, by their
 # path below the root, each after '+' when it has DWARF, '-' when it has
-# none (kabi sees no type of its). Kbuild lists a module's objects in
+# none but has code or data (kabi sees no type of its); an empty one,
+# which Clang gives no DWARF (a file all of whose code a configuration
+# leaves out), is not listed. Kbuild lists a module's objects in
 # KO.mod; without it, nothing. The .mod.o that Kbuild adds is not listed:
 # it has DWARF whatever the module's flags say, so that a module compiled
 # with -g0 still has some.
@@ -242,7 +244,7 @@ c_objects() {
 			continue
 		elif elf_has_section "$obj" .debug_info; then
 			printf '+ %s\n' "${obj#"$root"/}"
-		else
+		elif elf_has_content "$obj"; then
 			printf -- '- %s\n' "${obj#"$root"/}"
 		fi
 	done <"$list"

@@ -357,3 +357,9 @@ verdicts() {
 	run -0 awk -F "$TAB" -v missing= -f scripts/module/module-summary.awk "$T/verdicts.tsv"
 	assert_output "NOT CHECKED (2 of 2 modules unreadable to kabi)"
 }
+
+@test "module-summary.awk: not fully checked with no module depended on missing: objects without DWARF" {
+	verdicts 'a.ko|16|NOT FULLY CHECKED' 'b.ko|0|PASS'
+	run -0 awk -F "$TAB" -v missing= -f scripts/module/module-summary.awk "$T/verdicts.tsv"
+	assert_output "NOT FULLY CHECKED (1 of 2 modules not fully checked)"
+}

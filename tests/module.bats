@@ -266,11 +266,12 @@ OUT
 	[[ "${stderr_lines[-2]}" =~ ^"    summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, "[1-9][0-9]*" unchanged, 0 suppressed, "[1-9][0-9]*" on one side left out"$ ]]
 }
 
-@test "module: Clang's const on struct vm_fault's anonymous member is no layout difference" {
+@test "module: Clang's const on struct vm_fault's anonymous member is no layout difference, nor a unit that compiles to nothing a blind spot" {
 	need_tool clang-14
 	fixture vmfault
 	run -0 --separate-stderr "$MODULE" -o "$OUT" -k "$KDIR_DEB" -m "$T/vmfault" -c clang-14 -B "$BTF_DEB"
 	assert_output "module: PASS (1 of 1 modules checked); $(work "$T/vmfault" clang-14)"
+	assert_regex "${stderr_lines[-1]}" "^  MODULE  kp_vmfault.ko: PASS: [1-9][0-9]* types compared with the kernel's, 0 its own\$"
 }
 
 @test "module: against the machine's own kernel BTF, a foreign kernel's types are reported" {

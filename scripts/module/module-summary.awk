@@ -14,6 +14,8 @@
 #   layouts differ in K of N modules (kabi bits B)[; U not checked][; P not fully checked]
 #   NOT CHECKED (N of N modules unreadable to kabi)
 #   NOT FULLY CHECKED ([U of N modules not checked][; ][P of N modules: types of M not compared])
+#   NOT FULLY CHECKED ([U of N modules not checked][; ][P of N modules not fully checked])
+# the last when no module depended on was missing: objects without DWARF
 
 {
 	n++
@@ -54,7 +56,9 @@ END {
 	line = ""
 	if (unread)
 		line = sprintf("%d of %d modules not checked", unread, n)
-	if (partial)
+	if (partial && missing != "")
 		line = line (line == "" ? "" : "; ") sprintf("%d of %d modules: types of %s not compared", partial, n, missing)
+	else if (partial)
+		line = line (line == "" ? "" : "; ") sprintf("%d of %d modules not fully checked", partial, n)
 	printf "NOT FULLY CHECKED (%s)\n", line
 }
