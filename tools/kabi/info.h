@@ -44,7 +44,7 @@ struct aspec {
 			   * it has a fixed size, else -1 */
 	int16_t size;	  /* its size when fixed, else -1 */
 	uint8_t user;	  /* a byte its reader keeps for it, 0 until then
-			   * (fingerprint.c: what to do with the value) */
+			   * (fingerprint-own.c: what to do with the value) */
 	int64_t implicit; /* DW_FORM_implicit_const's value */
 };
 
@@ -61,7 +61,7 @@ struct abbrev {
 	int32_t name;	   /* index of DW_AT_name, -1 none */
 	int32_t signature; /* index of DW_AT_signature, -1 none */
 	uint64_t user;	   /* a word its reader keeps for it, 0 until then
-			   * (fingerprint.c: the hash of its tag and
+			   * (fingerprint-own.c: the hash of its tag and
 			   * attributes) */
 	struct aspec *spec;
 };
