@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * kabi's own reading of .debug_info (info.c): unit headers, abbreviation
- * tables, DIEs and attribute values, DWARF 2 to 5 as GCC and Clang write
- * them, 32- and 64-bit DWARF, type units.  Sections come from libelf
- * (through libdw or libdwfl, which relocate and decompress them); what
- * is decoded is checked against the bounds of its section, and the first
- * failure is kept, with the DIE and form it concerns, for the reader to
- * report (dec->failed, dec->err).
+ * kabi's own reading of .debug_info: unit headers (info.c), abbreviation
+ * tables (info-abbrev.c), DIEs (info-die.c) and attribute values
+ * (info-attr.c), DWARF 2 to 5 as GCC and Clang write them, 32- and
+ * 64-bit DWARF, type units.  Sections come from libelf (through libdw
+ * or libdwfl, which relocate and decompress them); what is decoded is
+ * checked against the bounds of its section, and the first failure is
+ * kept, with the DIE and form it concerns, for the reader to report
+ * (dec->failed, dec->err).
  *
  * A DIE is decoded as far as its abbreviation: its attributes are found
  * by their forms' sizes and only those asked for are read.  Subtrees a
@@ -43,7 +44,7 @@ struct aspec {
 			   * it has a fixed size, else -1 */
 	int16_t size;	  /* its size when fixed, else -1 */
 	uint8_t user;	  /* a byte its reader keeps for it, 0 until then
-			   * (fingerprint.c: what to do with the value) */
+			   * (fingerprint-own.c: what to do with the value) */
 	int64_t implicit; /* DW_FORM_implicit_const's value */
 };
 
@@ -60,12 +61,22 @@ struct abbrev {
 	int32_t name;	   /* index of DW_AT_name, -1 none */
 	int32_t signature; /* index of DW_AT_signature, -1 none */
 	uint64_t user;	   /* a word its reader keeps for it, 0 until then
-			   * (fingerprint.c: the hash of its tag and
+			   * (fingerprint-own.c: the hash of its tag and
 			   * attributes) */
 	struct aspec *spec;
 };
 
-struct atable;
+/* A parsed abbreviation table, for units of one set of sizes. */
+struct atable {
+	uint64_t off;
+	uint8_t addr_size, offset_size, ref_addr_size;
+	unsigned users;	  /* units pointing at it */
+	struct abbrev *v; /* sorted by code */
+	size_t n;
+	struct abbrev **dense; /* by code, codes below ndense */
+	size_t ndense;
+	struct aspec *specs;
+};
 
 /* What a decoder read, kept when a caller asks (kabi dump --stats): one
  * bit per byte of the units' offsets, set where a DIE was decoded and
@@ -98,6 +109,12 @@ struct unit {
 	bool types;	    /* in .debug_types */
 	bool str_base_read; /* str_off_base is from the unit DIE */
 	struct atable *tab; /* parsed when first needed */
+};
+
+/* A type unit by its signature. */
+struct sig_ent {
+	uint64_t sig;
+	struct unit *u;
 };
 
 /* The decoder of one input, one per reader (not shared by threads). */
@@ -192,6 +209,30 @@ static inline int dec_uleb(const unsigned char **p, const unsigned char *end,
 			break;
 	}
 	*v = r;
+	*p = q;
+	return 0;
+}
+
+/* A signed LEB128 number at *P before END; *P moves past it.  0, or -1
+ * when it runs past END or past 64 bits. */
+static inline int dec_sleb(const unsigned char **p, const unsigned char *end,
+			   int64_t *v)
+{
+	const unsigned char *q = *p;
+	uint64_t r = 0;
+	unsigned shift = 0;
+	unsigned char b;
+
+	do {
+		if (q >= end || shift > 63)
+			return -1;
+		b = *q++;
+		r |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+	} while (b & 0x80);
+	if (shift < 64 && (b & 0x40))
+		r |= ~UINT64_C(0) << shift;
+	*v = (int64_t)r;
 	*p = q;
 	return 0;
 }
@@ -321,5 +362,52 @@ int dec_ref(const struct oattr *a, struct odie *t);
 /* A DW_AT_data_member_location expression of one DW_OP_plus_uconst or
  * DW_OP_constu: its number; 1, 0 for another expression, -1 (failed). */
 int dec_member_offset(const struct oattr *a, uint64_t *v);
+
+/* ---- between the decoder's files (info*.c) ---- */
+
+/* Abbreviation CODE of table T, or NULL. */
+static inline const struct abbrev *dec_abbrev_find(const struct atable *t,
+						   uint64_t code)
+{
+	size_t lo = 0, hi = t->n;
+
+	if (code < t->ndense)
+		return t->dense[code];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->v[mid].code < code)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->n && t->v[lo].code == code ? &t->v[lo] : NULL;
+}
+
+/* Unit U's data at OFF (which is inside it), and where it ends. */
+static inline const unsigned char *dec_at_off(const struct unit *u,
+					      uint64_t off)
+{
+	return u->data + (off - u->off);
+}
+
+static inline const unsigned char *dec_unit_end(const struct unit *u)
+{
+	return dec_at_off(u, u->end);
+}
+
+/* The size of a value of FORM in a unit of these sizes; negative when
+ * the size is in the value, or kabi does not know the form. */
+int dec_form_size(unsigned form, unsigned addr_size, unsigned offset_size,
+		  unsigned ref_addr_size);
+void atable_free(struct atable *t);
+/* U's abbreviation table, parsed or shared with a unit of the same
+ * sizes (info-abbrev.c); 0, or -1 (failed). */
+int dec_unit_table(struct dec *d, struct unit *u);
+/* U's table and string offsets base, before its first DIE is read
+ * (info.c); 0, or -1 (failed). */
+int dec_unit_prepare(struct unit *u);
+/* The order of type units by signature (struct sig_ent). */
+int dec_sig_cmp(const void *a, const void *b);
 
 #endif
