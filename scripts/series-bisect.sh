@@ -53,7 +53,9 @@ kernel-build.sh names its build directories).
   -m TARGETS   build only these Kbuild targets (directories such as
                'init/', or objects), not the whole kernel
 Environment: CCACHE_DISABLE=1 builds without ccache; DIST=distcc|icecc
-compiles on a farm (Documentation/build-farm.md).
+compiles on a farm (Documentation/build-farm.md); KCFLAGS is given to
+every prefix's make (as 'make KCFLAGS=-Wno-error' would be), not read by
+Kbuild from the environment.
 USAGE
 }
 
@@ -137,9 +139,13 @@ configure() {
 build() {
 	local srcdir="$1" objdir="$2" log="$3"
 
+	# kernel-make.sh scrubs the environment's KCFLAGS: the user's go on
+	# the command line, where every prefix's log shows them
+	set -- "$TOPDIR/scripts/kernel-make.sh" -t "$target" -c "$4" \
+		"$srcdir" O="$objdir" -j "$jobs" CC="$(compiler_cc)"
+	[ -z "${KCFLAGS:-}" ] || set -- "$@" KCFLAGS="$KCFLAGS"
 	# shellcheck disable=SC2086 # one word per Kbuild target
-	nice -n "${BISECT_NICE:-10}" "$TOPDIR/scripts/kernel-make.sh" -t "$target" -c "$4" \
-		"$srcdir" O="$objdir" -j "$jobs" CC="$(compiler_cc)" $kbuild_targets >"$log" 2>&1
+	nice -n "${BISECT_NICE:-10}" "$@" $kbuild_targets >"$log" 2>&1
 }
 
 # compiled LOG: how many C and assembler files make compiled in LOG. Kbuild

@@ -87,9 +87,8 @@ EOF2
 		SURVEY_NICE=0 "$S" -o "$T" -p before x86_64-gcc-11
 	local d="$T/survey/x86_64-gcc-11"
 	run -0 cat "$T/make.args"
-	assert_output "$(printf '%s\n' "-C $T/src O=$d tinyconfig ARCH=x86_64 CC=gcc-11" \
-		"-C $T/src O=$d olddefconfig ARCH=x86_64 CC=gcc-11" \
-		"-C $T/src ARCH=x86_64 CC=gcc-11 O=$d -k -j 2")"
+	local o="-C $T/src ARCH=x86_64 CC=gcc-11 O=$d"
+	assert_output "$(printf '%s\n' "$o tinyconfig" "$o olddefconfig" "$o -k -j 2")"
 	run -0 tail -n 1 "$d/.config"
 	assert_output "CONFIG_WERROR=y"
 	run -0 grep -c '^CONFIG_KUNIT=y$' "$d/.config"
