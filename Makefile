@@ -149,11 +149,11 @@ bench-diagnose: deps-parity
 # VMLINUX=FILE the kernel's types from this vmlinux's DWARF, or
 # BTF=FILE     from this BTF; default /sys/kernel/btf/vmlinux when KDIR is
 #              the running kernel's
-# MODDIR=DIR   the kernel's modules, for the modules a module depends on
-#              (besides /lib/modules/RELEASE)
+# MODDIR=DIR.. the kernel's modules, for the modules a module depends on
+#              (besides /lib/modules/RELEASE), one or more directories
 .PHONY: module
 module: all
-	$(Q)scripts/module.sh -o '$(O)' -k '$(KDIR)' -m '$(M)' $(if $(COMPILER),-c '$(COMPILER)') $(if $(VMLINUX),-V '$(VMLINUX)') $(if $(BTF),-B '$(BTF)') $(if $(MODDIR),-d '$(MODDIR)')
+	$(Q)scripts/module.sh -o '$(O)' -k '$(KDIR)' -m '$(M)' $(if $(COMPILER),-c '$(COMPILER)') $(if $(VMLINUX),-V '$(VMLINUX)') $(if $(BTF),-B '$(BTF)') $(foreach d,$(MODDIR),-d '$(d)')
 
 # ---- the quilt series (Documentation/series.md) -------------------------
 # SRC=DIR      the kernel tree to work on (default: O's, see kernel-src.sh);
