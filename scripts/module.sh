@@ -21,7 +21,9 @@
 # Exit: 0 built and every module checked, no layout differs (or built,
 # with no check asked); 1 the build failed or made no module; 2 trouble
 # (bad KDIR or M, no compiler); otherwise bits: 4 a layout changed, 8
-# incompatibly (kabi's), 16 not checked, or some types not compared.
+# incompatibly (kabi's), 16 not checked (no kernel types, or a module
+# kabi cannot see into) or some types not compared. A check not done, in
+# whole or in part, is never exit 0.
 # shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
 set -eu
 
