@@ -98,7 +98,7 @@ deps-build:
 	$(Q)scripts/deps.sh build
 
 # check runs the compiler-bug suite with every compiler of COMPILERS=all
-# and one parity cell with clang-22, so it installs them all.
+# (check-full also a parity cell with clang-22), so it installs them all.
 deps-check:
 	$(Q)COMPILERS=all scripts/deps.sh build check kernel parity bench compilers
 
@@ -108,6 +108,13 @@ deps-parity:
 check: deps-check
 	$(Q)$(MAKE) --no-print-directory O=$(O) all kabi-asan
 	$(Q)scripts/run-tests.sh -o $(O)
+
+# check-full runs what costs more kernels than the default suite may
+# build: every target's cells, booted (Documentation/testing.md).
+.PHONY: check-full
+check-full: deps-check
+	$(Q)$(MAKE) --no-print-directory O=$(O) all kabi-asan
+	$(Q)scripts/run-tests.sh -o $(O) tests/full/*.bats
 
 # TARGETS, COMPILERS, TESTS and JOBS go through as they are; LLVM reaches the script
 # in the environment, as every command-line variable does.
@@ -242,7 +249,8 @@ all|build the tools (kabi) into $$(O)
 parity|build every target with GCC and Clang, boot each into toybox to run KUnit and the kselftests from a disk, compare the tests and diff the layouts
 compiler-bugs|run the compiler-bug cases with every installed compiler and target
 probes|the same as compiler-bugs (COMPILERS= narrows it)
-check|install test dependencies and run every test
+check|install test dependencies and run the default suite, tests/*.bats
+check-full|the suites that build every target's kernels, tests/full/*.bats
 fuzz|fuzz kabi with libFuzzer, FUZZ_TIME seconds per harness
 bench|kabi against pahole, codiff and abidiff on a distro vmlinux (RUNS=N)
 bench-probes|no-op kernel rebuild, stock Kbuild probes against the overlay

@@ -2,13 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # bench.sh - kabi against pahole, codiff and abidiff on a distro vmlinux
-# pair and on the tiny parity kernel's GCC/Clang pair, in one run. Tools
-# alternate, each measured RUNS times under GNU time (abidiff once, under
-# a timeout); the table gives median wall time, CPU time (user + system)
-# and peak RSS, the ratios kabi / anchor and whether they meet the
-# targets, then two correctness checks: kabi's output does not depend on
-# the run or the thread count, and every struct codiff reports as changed
-# is reported by kabi or explained. --btf-only measures the BTF rows alone.
+# pair, a pair of distro kernels far apart (6.1 and 6.12) and the tiny
+# parity kernel's GCC/Clang pair, in one run. Tools alternate, each
+# measured RUNS times under GNU time (abidiff once, under a timeout); the
+# table gives median wall time, CPU time (user + system) and peak RSS,
+# the ratios kabi / anchor and whether they meet the targets; on the
+# distro pair kabi also reads with libdw (--reader libdw) and on one
+# thread against a bare libdw walk of every DIE. Then the correctness
+# checks: kabi's output does not depend on the run, the thread count or
+# the reader, kabi counts the DIEs libdw walks (kabi dump --stats, which
+# says how many its reader decoded), and every struct codiff reports as
+# changed is reported by kabi or explained. --btf-only measures the BTF
+# rows alone.
 #
 # Exit: 0 every target met and every check passed, 1 a target or check
 # missed, 2 trouble (a tool or input missing, kabi failed, fetch failed).
@@ -24,15 +29,25 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOPDIR/scripts/lib/debcache.sh"
 # shellcheck source=scripts/lib/target.sh
 . "$TOPDIR/scripts/lib/target.sh"
+# shellcheck source=scripts/lib/measure.sh
+. "$TOPDIR/scripts/lib/measure.sh"
 TIME=/usr/bin/time
 
 # The distro pair: Debian's debug vmlinux of two consecutive ABIs.
 PKG_PREFIX=linux-image-6.1.0-
 PKG_SUFFIX=-cloud-amd64-dbg
-# Targets, kabi / anchor, on the distro pair.
-DUMP_WALL_MAX=0.25
-DUMP_RSS_MAX=0.25
-DIFF_WALL_MAX=0.10
+# The far pair: the distro pair's new kernel against Debian 12's newest
+# 6.12 (linux-image-6.12.N+deb12-cloud-amd64-dbg, bookworm-security).
+FAR_PREFIX=linux-image-6.12.
+FAR_SUFFIX=+deb12-cloud-amd64-dbg
+# Targets, kabi / anchor, on the distro pair: dump (two threads) against
+# pahole, with at most DUMP_CPU_MAX seconds of CPU; dump on one thread
+# against a bare libdw walk (tools/kabi/bench/dwalk.c); diff against codiff.
+DUMP_WALL_MAX=0.10
+DUMP_RSS_MAX=0.03
+DUMP_CPU_MAX=1.2
+WALK_WALL_MAX=1.0
+DIFF_WALL_MAX=0.05
 DIFF_RSS_MAX_KB=1048576
 # kabi dump of the new ABI's BTF (its linux-image vmlinuz) against pahole -F btf.
 BTF_WALL_MAX=0.5
@@ -57,7 +72,8 @@ Benchmark BUILDDIR/kabi against pahole, codiff and abidiff.
   OLD NEW       the small pair (default: the tiny kernel's GCC and Clang
                 vmlinux under BUILDDIR/kernel/x86_64-*/)
 Environment: KPARITY_CACHE_DIR (default BUILDDIR/cache) keeps the distro
-vmlinux pair; KPARITY_BENCH_ABI="N M" picks its two ABI numbers.
+vmlinux pair; KPARITY_BENCH_ABI="N M" picks its two ABI numbers,
+KPARITY_BENCH_FAR=V the 6.12 version of the far pair (118 for 6.12.118).
 USAGE
 }
 
@@ -118,13 +134,61 @@ fetch() {
 	mv "$tmp" "$cache/dbg/$pkg"
 }
 
+# far_path V: where the cache keeps 6.12.V's debug vmlinux
+far_path() {
+	echo "$cache/dbg/$FAR_PREFIX$1$FAR_SUFFIX/usr/lib/debug/boot/vmlinux-6.12.$1+deb12-cloud-amd64"
+}
+
+# pick_far: the 6.12 version of the far pair: the cached one, else the
+# highest the archive has
+pick_far() {
+	local v
+
+	if [ -n "${KPARITY_BENCH_FAR:-}" ]; then
+		echo "$KPARITY_BENCH_FAR"
+		return
+	fi
+	v=$(find "$cache/dbg" -mindepth 1 -maxdepth 1 -type d -name "$FAR_PREFIX*$FAR_SUFFIX" 2>/dev/null |
+		sed -n "s|.*/$FAR_PREFIX\([0-9]*\)+deb12-cloud-amd64-dbg\$|\1|p" | sort -n | tail -n 1)
+	if [ -z "$v" ] || [ ! -f "$(far_path "$v")" ]; then
+		v=$(apt-cache search --names-only '^linux-image-6\.12\.[0-9]+\+deb12-cloud-amd64-dbg$' 2>/dev/null |
+			sed -n 's|^linux-image-6\.12\.\([0-9]*\)+deb12-cloud-amd64-dbg .*|\1|p' | sort -n | tail -n 1)
+	fi
+	[ -n "$v" ] || die "no $FAR_PREFIX*$FAR_SUFFIX package in apt-cache (bookworm-security in sources.list?)"
+	echo "$v"
+}
+
+# fetch_far V: download and extract 6.12.V's vmlinux into the cache once
+fetch_far() {
+	local pkg="$FAR_PREFIX$1$FAR_SUFFIX" want deb tmp
+
+	want=$(far_path "$1")
+	[ ! -f "$want" ] || return 0
+	deb=$(deb_fetch "$cache/dbg" "$pkg")
+	step EXTRACT "$pkg"
+	tmp="$cache/dbg/.$pkg.tmp"
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" "./${want#"$cache/dbg/$pkg/"}" ||
+		die "cannot extract the vmlinux from '$deb'"
+	rm -rf "$cache/dbg/$pkg"
+	mv "$tmp" "$cache/dbg/$pkg"
+}
+
+# build_dwalk: BUILDDIR/bench/dwalk, the bare libdw walk
+build_dwalk() {
+	dwalk="$outdir/dwalk"
+	${CC:-cc} -std=c11 -O2 -Wall "$TOPDIR/tools/kabi/bench/dwalk.c" -o "$dwalk" -ldw ||
+		die "cannot build '$dwalk' (libdw-dev: scripts/deps.sh build)"
+}
+
 # info_bytes PAIR: .debug_info size of the pair's new side
 info_bytes() {
-	if [ "$1" = distro ]; then
-		echo "$info_distro"
-	else
-		echo "$info_tiny"
-	fi
+	case "$1" in
+	distro) echo "$info_distro" ;;
+	far) echo "$info_far" ;;
+	*) echo "$info_tiny" ;;
+	esac
 }
 
 # debug_info_bytes FILE: size of FILE's .debug_info section
@@ -136,34 +200,7 @@ debug_info_bytes() {
 	echo $((0x${hex:-0}))
 }
 
-# ---- measuring ------------------------------------------------------------
-
-# measure TAG OUT CMD...: run CMD under GNU time, stdout to OUT; append
-# "TAG status wall cpu rss_kb" to $results. A status over 128 is a signal.
-measure() {
-	local tag="$1" out="$2" st=0 line
-
-	shift 2
-	"$TIME" -q -f '%e %U %S %M' -o "$work/time" "$@" >"$out" 2>"$work/$tag.err" || st=$?
-	line=$(tail -n 1 "$work/time")
-	echo "$tag $st $line" | awk '{ printf "%s %d %.2f %.2f %d\n", $1, $2, $3, $4 + $5, $6 }' >>"$results"
-}
-
-# measure_rep TAG OUT K CMD...: as measure, CMD run K times in a row
-# under one GNU time; wall and CPU are per run, the RSS the largest run's.
-# The first failing run ends the row with its status.
-measure_rep() {
-	local tag="$1" out="$2" k="$3" st=0 line
-
-	shift 3
-	# shellcheck disable=SC2016 # the loop's own variables
-	"$TIME" -q -f '%e %U %S %M' -o "$work/time" sh -c \
-		'k=$1 out=$2; shift 2; while [ "$k" -gt 0 ]; do "$@" >"$out" || exit; k=$((k - 1)); done' \
-		sh "$k" "$out" "$@" 2>"$work/$tag.err" || st=$?
-	line=$(tail -n 1 "$work/time")
-	echo "$tag $st $line" |
-		awk -v k="$k" '{ printf "%s %d %.4f %.4f %d\n", $1, $2, $3 / k, ($4 + $5) / k, $6 }' >>"$results"
-}
+# ---- measuring: scripts/lib/measure.sh, and ----------------------------
 
 # kabi_ok TAG: the last kabi run of TAG succeeded (a diff's change bits
 # are success), or trouble
@@ -180,41 +217,28 @@ kabi_ok() {
 	esac
 }
 
-# run_median TAG FIELD: median of FIELD (3 wall, 4 cpu, 5 rss) over TAG's runs
-run_median() {
-	# shellcheck disable=SC2046 # one number a word
-	median $(awk -v t="$1" -v f="$2" '$1 == t { print $f }' "$results")
-}
-
-# status TAG: the exit status of TAG's first run
-status() {
-	awk -v t="$1" '$1 == t { print $2; exit }' "$results"
-}
-
-# result TAG: ok, timeout, crash (signal N) or exit N
-result() {
-	local st
-
-	st=$(status "$1")
-	case "$st" in
-	0) echo ok ;;
-	124) echo timeout ;;
-	*)
-		if [ "$st" -gt 128 ]; then
-			echo "crashed: signal $((st - 128)) (exit $st)"
-		else
-			echo "exit $st"
-		fi
-		;;
-	esac
-}
-
 # ---- the runs -------------------------------------------------------------
 
-# runs PAIR OLD NEW: RUNS rounds of kabi dump, pahole, kabi diff, codiff,
-# every tool writing into /dev/null, so that only the tools are timed;
-# the outputs the checks read come from runs of their own, not timed: kabi's
-# of every round (the identity check), codiff's of the first
+# runs_readers PAIR OLD NEW: the distro pair's extra measurements of one
+# round: kabi reading with libdw, kabi on one thread, the bare libdw walk
+runs_readers() {
+	local pair="$1" old="$2" new="$3"
+
+	measure "kabi-dump-libdw-$pair" /dev/null "$kabi" dump --reader libdw "$new"
+	kabi_ok "kabi-dump-libdw-$pair"
+	measure "kabi-dump1-$pair" /dev/null "$kabi" dump --threads 1 "$new"
+	kabi_ok "kabi-dump1-$pair"
+	measure "walk-$pair" /dev/null "$dwalk" "$new"
+	measure "kabi-diff-libdw-$pair" /dev/null "$kabi" diff --reader libdw "$old" "$new"
+	kabi_ok "kabi-diff-libdw-$pair"
+}
+
+# runs PAIR OLD NEW: RUNS rounds of kabi dump, pahole, kabi diff, codiff
+# (on the distro pair runs_readers too), every tool writing into
+# /dev/null, so that only the tools are timed; the outputs the checks
+# read come from runs of their own, not timed: kabi's of every round (the
+# identity check), codiff's of the first.  abidiff once, but not on the
+# far pair, where its time limit would be all it measures.
 runs() {
 	local pair="$1" old="$2" new="$3" i=1 st
 
@@ -226,6 +250,7 @@ runs() {
 		measure "kabi-diff-$pair" /dev/null "$kabi" diff "$old" "$new"
 		kabi_ok "kabi-diff-$pair"
 		measure "codiff-$pair" /dev/null codiff "$old" "$new"
+		[ "$pair" != distro ] || runs_readers "$pair" "$old" "$new"
 		"$kabi" dump "$new" >"$work/kabi-dump-$pair.out.$i" 2>"$work/kabi-out.err" ||
 			die "kabi failed (kabi-dump-$pair, exit $?)"
 		st=0
@@ -237,6 +262,10 @@ runs() {
 		i=$((i + 1))
 	done
 	codiff "$old" "$new" >"$work/codiff-$pair.out.1" 2>"$work/codiff-out.err" || :
+	"$kabi" dump --stats "$new" >/dev/null 2>"$work/stats-$pair" ||
+		die "kabi failed (kabi dump --stats, exit $?)"
+	"$dwalk" "$new" >"$work/dwalk-$pair" || die "dwalk failed on '$new'"
+	[ "$pair" != far ] || return 0
 	step RUN "$pair abidiff (at most $abi_timeout s)"
 	measure "abidiff-$pair" /dev/null timeout "$abi_timeout" abidiff "$old" "$new"
 }
@@ -268,24 +297,28 @@ check() {
 	printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$checks"
 }
 
-# check_same PAIR OLD NEW: dump and diff output identical across runs
-# and with one thread
+# check_same PAIR OLD NEW: dump and diff output identical across runs,
+# with one thread, and with --reader libdw
 check_same() {
 	local pair="$1" old="$2" new="$3" verb f bad=""
+	local name="$pair: kabi dump and diff byte-identical over $nruns runs, --threads 1 and --reader libdw"
 
-	step CHECK "$pair: output across runs and --threads 1"
+	step CHECK "$pair: output across runs, --threads 1 and --reader libdw"
 	"$kabi" dump --threads 1 "$new" >"$work/kabi-dump-$pair.out.t1" 2>"$work/t1.err" ||
 		die "kabi dump --threads 1 failed on '$new'"
 	"$kabi" diff --threads 1 "$old" "$new" >"$work/kabi-diff-$pair.out.t1" 2>"$work/t1.err" || :
+	"$kabi" dump --reader libdw "$new" >"$work/kabi-dump-$pair.out.libdw" 2>"$work/t1.err" ||
+		die "kabi dump --reader libdw failed on '$new'"
+	"$kabi" diff --reader libdw "$old" "$new" >"$work/kabi-diff-$pair.out.libdw" 2>"$work/t1.err" || :
 	for verb in dump diff; do
 		for f in "$work/kabi-$verb-$pair".out.*; do
 			cmp -s "$f" "$work/kabi-$verb-$pair.out.1" || bad="$bad ${f##*/}"
 		done
 	done
 	if [ -z "$bad" ]; then
-		check "$pair: kabi dump and diff byte-identical over $nruns runs and --threads 1" pass ""
+		check "$name" pass ""
 	else
-		check "$pair: kabi dump and diff byte-identical over $nruns runs and --threads 1" fail "differs:$bad"
+		check "$name" fail "differs:$bad"
 	fi
 }
 
@@ -300,6 +333,34 @@ check_same_btf() {
 		check "btf: kabi dump byte-identical over $nruns runs" pass ""
 	else
 		check "btf: kabi dump byte-identical over $nruns runs" fail "differs:$bad"
+	fi
+}
+
+# dies PAIR: the DIE counts of kabi dump --stats on PAIR's new input,
+# "dies decoded stepped not-reached", or nothing when it gave none
+dies() {
+	sed -n 's/^kabi: .*: [0-9]* units, \([0-9]*\) DIEs: \([0-9]*\) decoded, \([0-9]*\) stepped over, \([0-9]*\) not reached$/\1 \2 \3 \4/p' \
+		"$work/stats-$1"
+}
+
+# dies_json PAIR: the counts of dies PAIR as a JSON object
+dies_json() {
+	# shellcheck disable=SC2046 # four numbers
+	set -- $(dies "$1")
+	[ $# -eq 4 ] || set -- null null null null
+	printf '{"dies":%s,"decoded":%s,"stepped_over":%s,"not_reached":%s}' "$1" "$2" "$3" "$4"
+}
+
+# check_dies PAIR: kabi's reader counts every DIE that libdw walks
+check_dies() {
+	local kabi_n walk_n name="$1: kabi dump --stats counts the DIEs libdw walks"
+
+	kabi_n=$(dies "$1" | cut -d ' ' -f 1)
+	walk_n=$(sed -n 's/^\([0-9]*\) DIEs$/\1/p' "$work/dwalk-$1")
+	if [ -n "$kabi_n" ] && [ "$kabi_n" = "$walk_n" ]; then
+		check "$name" pass ""
+	else
+		check "$name" fail "kabi: ${kabi_n:-none}, dwalk: ${walk_n:-none}"
 	fi
 }
 
@@ -420,10 +481,20 @@ row() {
 targets_dump() {
 	local rw rr
 
-	target="wall <= $DUMP_WALL_MAX, rss <= $DUMP_RSS_MAX"
+	target="wall <= $DUMP_WALL_MAX, rss <= $DUMP_RSS_MAX, cpu <= $DUMP_CPU_MAX s"
 	rw=$(ratio "$(run_median "kabi-dump-$1" 3)" "$(run_median "pahole-$1" 3)")
 	rr=$(ratio "$(run_median "kabi-dump-$1" 5)" "$(run_median "pahole-$1" 5)")
-	[ "$(status "pahole-$1")" = 0 ] && le "$rw" "$DUMP_WALL_MAX" && le "$rr" "$DUMP_RSS_MAX" && verdict=PASS || verdict=FAIL
+	[ "$(status "pahole-$1")" = 0 ] && le "$rw" "$DUMP_WALL_MAX" && le "$rr" "$DUMP_RSS_MAX" &&
+		le "$(run_median "kabi-dump-$1" 4)" "$DUMP_CPU_MAX" && verdict=PASS || verdict=FAIL
+}
+
+# targets_walk PAIR: kabi's dump on one thread against the bare libdw walk
+targets_walk() {
+	local rw
+
+	target="wall <= $WALK_WALL_MAX"
+	rw=$(ratio "$(run_median "kabi-dump1-$1" 3)" "$(run_median "walk-$1" 3)")
+	[ "$(status "walk-$1")" = 0 ] && le "$rw" "$WALK_WALL_MAX" && verdict=PASS || verdict=FAIL
 }
 
 targets_btf() {
@@ -469,6 +540,32 @@ report_btf() {
 	row dump-btf-bpftool "dump btf" kabi-dump-btf bpftool-btf bpftool
 }
 
+# report_row ID LABEL KTAG ATAG TOOL TARGETS: one row, its verdict by
+# TARGETS (a targets_ function, or "" for info), its miss counted
+report_row() {
+	target="" verdict=info
+	[ -z "$6" ] || "$6" "$7"
+	[ "$verdict" != FAIL ] || fails=$((fails + 1))
+	row "$1" "$2" "$3" "$4" "$5"
+}
+
+# report_pair PAIR: the rows of PAIR; targets on the distro pair, whose
+# rows include kabi with libdw and on one thread
+report_pair() {
+	local p="$1" t=""
+
+	[ "$p" != distro ] || t=1
+	report_row "dump-$p" "dump $p" "kabi-dump-$p" "pahole-$p" pahole "${t:+targets_dump}" "$p"
+	if [ -n "$t" ]; then
+		report_row "dump-$p-libdw" "dump libdw" "kabi-dump-libdw-$p" "pahole-$p" pahole "" "$p"
+		report_row "dump-$p-1thread" "dump 1 thread" "kabi-dump1-$p" "walk-$p" dwalk targets_walk "$p"
+	fi
+	report_row "diff-$p-codiff" "diff $p" "kabi-diff-$p" "codiff-$p" codiff "${t:+targets_diff}" "$p"
+	[ -z "$t" ] || report_row "diff-$p-libdw" "diff libdw" "kabi-diff-libdw-$p" "codiff-$p" codiff "" "$p"
+	[ "$p" = far ] ||
+		report_row "diff-$p-abidiff" "diff $p" "kabi-diff-$p" "abidiff-$p" abidiff "${t:+targets_abidiff}" "$p"
+}
+
 # report PAIRS BTF: the table (BTF 1: with the BTF rows), the checks,
 # bench.json; exit status
 report() {
@@ -481,19 +578,7 @@ report() {
 	printf '\n%-14s %7s %7s %7s | %-7s %7s %7s %7s | %7s %6s  %s\n' row "wall s" "cpu s" "rss MB" \
 		anchor "wall s" "cpu s" "rss MB" "wall x" "rss x" verdict
 	for p in $pairs; do
-		label=$p
-		target="" verdict=info
-		[ "$p" != distro ] || targets_dump "$p"
-		[ "$verdict" != FAIL ] || fails=$((fails + 1))
-		row "dump-$p" "dump $label" "kabi-dump-$p" "pahole-$p" pahole
-		target="" verdict=info
-		[ "$p" != distro ] || targets_diff "$p"
-		[ "$verdict" != FAIL ] || fails=$((fails + 1))
-		row "diff-$p-codiff" "diff $label" "kabi-diff-$p" "codiff-$p" codiff
-		target="" verdict=info
-		[ "$p" != distro ] || targets_abidiff "$p"
-		[ "$verdict" != FAIL ] || fails=$((fails + 1))
-		row "diff-$p-abidiff" "diff $label" "kabi-diff-$p" "abidiff-$p" abidiff
+		report_pair "$p"
 		[ "$p" != distro ] || [ "$btf" != 1 ] || report_btf
 	done
 	[ -n "$pairs" ] || [ "$btf" != 1 ] || report_btf
@@ -505,6 +590,7 @@ report() {
 				"$(mb "$(($(info_bytes "$p") / 1024))")"
 		done
 		printf '\n'
+		report_dies "$pairs"
 	fi
 	printf '\n'
 	while IFS="$(printf '\t')" read -r name pass detail; do
@@ -525,6 +611,13 @@ report() {
 			printf '"%s":{"kabi_dump_rss_kb":%s,"debug_info_bytes":%s}' "$p" \
 				"$(run_median "kabi-dump-$p" 5)" "$(info_bytes "$p")"
 		done
+		printf '},\n"dies":{'
+		first=1
+		for p in $pairs; do
+			[ "$first" = 1 ] || printf ','
+			first=0
+			printf '"%s":%s' "$p" "$(dies_json "$p")"
+		done
 		printf '},\n"checks":['
 		first=1
 		while IFS="$(printf '\t')" read -r name pass detail; do
@@ -541,6 +634,27 @@ report() {
 	fi
 	printf 'bench: FAIL (%d missed); %s\n' "$fails" "$outdir/bench.json"
 	return 1
+}
+
+# report_dies PAIRS: what kabi's reader read of each pair's new input
+report_dies() {
+	local p n
+
+	printf 'kabi dump DIEs:'
+	for p in $1; do
+		# shellcheck disable=SC2046 # four numbers
+		set -- $(dies "$p")
+		n=${1:-0}
+		[ "$n" -gt 0 ] || n=1
+		printf ' %s %s, decoded %s (%s%%), stepped over %s, not reached %s (%s%%);' "$p" "${1:--}" \
+			"${2:--}" "$(percent "${2:-0}" "$n")" "${3:--}" "${4:--}" "$(percent "${4:-0}" "$n")"
+	done
+	printf '\n'
+}
+
+# percent A B: A / B in percent, no decimals
+percent() {
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", 100 * a / b }'
 }
 
 # distro_btf: the distro kernel's BTF (its linux-image vmlinuz's), made once
@@ -571,37 +685,57 @@ btf_only() {
 # bench_pairs OLD NEW: the distro pair (unless $tiny_only) with the BTF
 # rows, and the small pair OLD NEW
 bench_pairs() {
-	local old="$1" new="$2" abis pairs t
+	local old="$1" new="$2" abis far pairs t
 
 	for t in "$old" "$new"; do
 		[ -f "$t" ] || die "no '$t' (make parity builds the tiny kernel)"
 	done
+	build_dwalk
 	pairs=tiny
 	info_tiny=$(debug_info_bytes "$new")
+	tiny_old=$old tiny_new=$new
 	if [ "$tiny_only" = 0 ]; then
 		abis=$(pick_abis)
+		far=$(pick_far)
 		# shellcheck disable=SC2086 # two numbers
 		set -- $abis
 		fetch "$1"
 		fetch "$2"
+		fetch_far "$far"
 		distro_old=$(vmlinux_path "$1")
 		distro_new=$(vmlinux_path "$2")
+		far_old=$distro_new far_new=$(far_path "$far")
 		info_distro=$(debug_info_bytes "$distro_new")
-		pairs="distro tiny"
+		info_far=$(debug_info_bytes "$far_new")
+		pairs="distro far tiny"
 		runs distro "$distro_old" "$distro_new"
+		runs far "$far_old" "$far_new"
 		runs_btf "$(image_vmlinux "$cache" "6.1.0-$2-cloud-amd64")"
 	fi
 	runs tiny "$old" "$new"
 	for t in $pairs; do
-		if [ "$t" = distro ]; then
-			check_same "$t" "$distro_old" "$distro_new"
-			check_codiff "$t" "$distro_old" "$distro_new"
-		else
-			check_same "$t" "$old" "$new"
-			check_codiff "$t" "$old" "$new"
-		fi
+		check_same "$t" "$(pair_old "$t")" "$(pair_new "$t")"
+		check_dies "$t"
+		check_codiff "$t" "$(pair_old "$t")" "$(pair_new "$t")"
 	done
 	report "$pairs" "$([ "$tiny_only" = 0 ] && echo 1 || echo 0)"
+}
+
+# pair_old PAIR, pair_new PAIR: the inputs of PAIR
+pair_old() {
+	case "$1" in
+	distro) echo "$distro_old" ;;
+	far) echo "$far_old" ;;
+	*) echo "$tiny_old" ;;
+	esac
+}
+
+pair_new() {
+	case "$1" in
+	distro) echo "$distro_new" ;;
+	far) echo "$far_new" ;;
+	*) echo "$tiny_new" ;;
+	esac
 }
 
 main() {

@@ -105,7 +105,9 @@ need_anchors() {
 		'dump new.o > WORK' 'diff old.o new.o > WORK' \
 		'dump new.o > /dev/null' 'diff old.o new.o > /dev/null' \
 		'dump new.o > WORK' 'diff old.o new.o > WORK' \
+		'dump --stats new.o > /dev/null' \
 		'dump --threads 1 new.o > WORK' 'diff --threads 1 old.o new.o > WORK' \
+		'dump --reader libdw new.o > WORK' 'diff --reader libdw old.o new.o > WORK' \
 		'dump --type struct file_scope --type union file_scope --type struct local_only --type union local_only old.o new.o > WORK')"
 }
 
@@ -127,11 +129,13 @@ need_anchors() {
 	assert_line --index 2 --regexp '^diff tiny +[0-9.]+ +[0-9.]+ +[0-9]+ \| codiff +[0-9.]+ +[0-9.]+ +[0-9]+ \| +([0-9.]+|-) +([0-9.]+|-)  info$'
 	assert_line --index 3 --regexp '^diff tiny +[0-9.]+ +[0-9.]+ +[0-9]+ \| abidiff +[0-9.]+ +[0-9.]+ +[0-9]+ \| +([0-9.]+|-) +([0-9.]+|-)  info$'
 	assert_line --index 4 --regexp '^kabi dump peak RSS: tiny [0-9]+ MB \(\.debug_info 0 MB\);$'
-	assert_line --index 5 "check PASS tiny: kabi dump and diff byte-identical over 1 runs and --threads 1"
-	assert_line --index 6 "check PASS tiny: every struct codiff reports as changed is reported by kabi"
-	assert_line --index 7 "           reported: file_scope; explained: local_only (no file-scope definition in either input: defined inside a function, which kabi does not read; codiff pairs same-name local structs of different functions)"
-	assert_line --index 8 "bench: PASS; $T/b/bench/bench.json"
-	[ "${#lines[@]}" -eq 9 ]
+	assert_line --index 5 --regexp '^kabi dump DIEs: tiny [0-9]+, decoded [0-9]+ \([0-9]+%\), stepped over [0-9]+, not reached [0-9]+ \([0-9]+%\);$'
+	assert_line --index 6 "check PASS tiny: kabi dump and diff byte-identical over 1 runs, --threads 1 and --reader libdw"
+	assert_line --index 7 "check PASS tiny: kabi dump --stats counts the DIEs libdw walks"
+	assert_line --index 8 "check PASS tiny: every struct codiff reports as changed is reported by kabi"
+	assert_line --index 9 "           reported: file_scope; explained: local_only (no file-scope definition in either input: defined inside a function, which kabi does not read; codiff pairs same-name local structs of different functions)"
+	assert_line --index 10 "bench: PASS; $T/b/bench/bench.json"
+	[ "${#lines[@]}" -eq 11 ]
 }
 
 @test "bench: bench.json holds the rows, the memory and the checks" {
@@ -139,9 +143,12 @@ need_anchors() {
 	need_tool jq
 	small_pair
 	run -0 "$BENCH" -o "$T/b" -n 1 -t 60 --tiny-only "$T/old.o" "$T/new.o"
-	local shape='[.version, .runs, .abidiff_timeout_s, [.rows[] | .id, .anchor.tool, .anchor.result, .verdict], (.memory.tiny | keys), [.checks[].result], .verdict] | tostring'
+	local shape='[.version, .runs, .abidiff_timeout_s, [.rows[] | .id, .anchor.tool, .anchor.result, .verdict], (.memory.tiny | keys), (.dies.tiny | keys), [.checks[].result], .verdict] | tostring'
 	run -0 jq -r "$shape" "$T/b/bench/bench.json"
-	assert_output '[1,1,60,["dump-tiny","pahole","ok","info","diff-tiny-codiff","codiff","ok","info","diff-tiny-abidiff","abidiff","exit 4","info"],["debug_info_bytes","kabi_dump_rss_kb"],["pass","pass"],"PASS"]'
+	assert_output '[1,1,60,["dump-tiny","pahole","ok","info","diff-tiny-codiff","codiff","ok","info","diff-tiny-abidiff","abidiff","exit 4","info"],["debug_info_bytes","kabi_dump_rss_kb"],["decoded","dies","not_reached","stepped_over"],["pass","pass","pass"],"PASS"]'
+	# what kabi dump --stats says, in numbers
+	run -0 jq -r '.dies.tiny | .dies == .decoded + .stepped_over + .not_reached and .not_reached > 0' "$T/b/bench/bench.json"
+	assert_output true
 	local numbers='[.rows[] | .kabi.wall_s, .kabi.cpu_s, .kabi.rss_kb, .anchor.wall_s] | map(type == "number") | all'
 	run -0 jq -r "$numbers" "$T/b/bench/bench.json"
 	assert_output true
@@ -167,4 +174,19 @@ need_anchors() {
 	local results='[.rows[].anchor.result] | tostring'
 	run -0 jq -r "$results" "$T/b/bench/bench.json"
 	assert_output '["ok","crashed: signal 11 (exit 139)","timeout"]'
+}
+
+@test "bench: a DIE count that is not libdw's fails its check" {
+	need_anchors
+	need_tool jq
+	small_pair
+	rm "$T/b/kabi" # the link to the real one
+	# the real kabi, but --stats counts one DIE
+	printf '#!/bin/sh\n[ "$1 $2" = "dump --stats" ] || exec "%s" "$@"\necho "kabi: '"'"'$3'"'"': 1 units, 1 DIEs: 1 decoded, 0 stepped over, 0 not reached" >&2\n' \
+		"$KABI" >"$T/b/kabi"
+	chmod +x "$T/b/kabi"
+	run -1 --separate-stderr "$BENCH" -o "$T/b" -n 1 -t 60 --tiny-only "$T/old.o" "$T/new.o"
+	assert_line "check FAIL tiny: kabi dump --stats counts the DIEs libdw walks"
+	assert_line --regexp '^           kabi: 1, dwalk: [0-9]{2,}$'
+	assert_line "bench: FAIL (1 missed); $T/b/bench/bench.json"
 }

@@ -7,7 +7,7 @@ load '/usr/lib/bats/bats-assert/load'
 
 bats_require_minimum_version 1.5.0
 
-TOP=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 KABI=${KABI:-$TOP/build/kabi}
 # a run a test starts records its results here, never in the user's database
 export KPARITY_HISTORY_DB="${BATS_FILE_TMPDIR:-${TMPDIR:-/tmp}}/results.db"

@@ -192,3 +192,76 @@ OUT
 	assert_output ""
 	[[ "$stderr" == "kabi: cannot read '$T/split.btf': type ID "*"; split BTF that does not fit base '$T/anon-gcc.btf' ("*" types): is the base another kernel's?" ]]
 }
+
+@test "kabi btf: a GCC kernel's BTF against a Clang module: qualifier-only changes, none with --only-layout" {
+	cc_obj gcc "$T/kernel.o" tests/fixtures/kabi-diff/qualifiers.c
+	pahole -J --btf_gen_floats --btf_encode_detached="$T/kernel.btf" "$T/kernel.o"
+	cc_obj clang "$T/module.o" tests/fixtures/kabi-diff/qualifiers.c
+	run -4 "$KABI" diff --only-common "$T/kernel.btf" "$T/module.o"
+	assert_output - <<'OUT'
+struct vm_fault
+	member <anon>: type "const struct vm_fault.<anon@0>" -> "struct vm_fault.<anon@0>" (qualifiers only)
+	member key: type "const const_key_t" -> "const_key_t" (typedef only, resolved "const uint32 [4]")
+typedef const_key_t
+	chain "uint32 [4]" -> "const key_t" (qualifiers only, resolved "uint32 [4]" -> "const uint32 [4]")
+summary: 2 changed (0 incompatible), 0 only in old, 0 only in new, 1 unchanged, 0 suppressed, 1 on one side left out
+OUT
+	run -0 "$KABI" diff --only-common --only-layout "$T/kernel.btf" "$T/module.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 3 unchanged, 0 suppressed, 1 on one side left out"
+}
+
+# dup_kernel_btf CC: $T/kernel.btf, the BTF of two units that define
+# struct dma_chan and struct chan_stats differently, linked as a kernel
+# links them
+dup_kernel_btf() {
+	cc_obj "$1" "$T/engine.o" tests/fixtures/kabi-diff/dup-engine.c
+	cc_obj "$1" "$T/dma.o" tests/fixtures/kabi-diff/dup-dma.c
+	ld -r "$T/engine.o" "$T/dma.o" -o "$T/kernel.o"
+	pahole -J --btf_encode_detached="$T/kernel.btf" "$T/kernel.o"
+}
+
+@test "kabi btf: a name the kernel's BTF defines twice: --only-common compares the module's with its own" {
+	for cc in gcc clang; do
+		dup_kernel_btf "$cc"
+		run -0 "$KABI" dump --kind struct "$T/kernel.btf"
+		assert_output - <<'OUT'
+struct chan_stats size=16
+	member bytes offset=0 size=8 type="int64"
+	member count offset=8 size=8 type="int64"
+struct chan_stats size=24
+	member bytes offset=0 size=8 type="int64"
+	member count offset=8 size=8 type="int64"
+	member errors offset=16 size=8 type="int64"
+struct dma_chan size=16
+	member lock offset=0 size=4 type="int32"
+	member device_id offset=8 size=8 type="const char *"
+struct dma_chan size=24
+	member device offset=0 size=8 type="struct dma_device *"
+	member chan_id offset=8 size=4 type="int32"
+	member client_count offset=12 size=4 type="int32"
+	member private offset=16 size=8 type="void *"
+OUT
+		cc_obj "$cc" "$T/module.o" tests/fixtures/kabi-diff/dup-module.c
+		run -0 "$KABI" diff --only-common "$T/kernel.btf" "$T/module.o"
+		assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 2 unchanged, 0 suppressed, 2 on one side left out"
+	done
+}
+
+@test "kabi btf: a changed type of a name the kernel's BTF defines twice is compared with the closest layout" {
+	dup_kernel_btf gcc
+	cc_obj gcc "$T/module.o" tests/fixtures/kabi-diff/dup-module.c -DNEW
+	# BTF names no file: struct chan_stats meets kernel/dma.c's, which
+	# has three of its four members (against DWARF, the header's: see
+	# kabi-diff.bats)
+	run -12 "$KABI" diff --only-common "$T/kernel.btf" "$T/module.o"
+	assert_output - <<'OUT'
+struct chan_stats
+	size 24 -> 32 [incompatible]
+	member drops: added at offset=24, type "int64"
+struct dma_chan
+	size 24 -> 32 [incompatible]
+	member private: offset 16 -> 24 [incompatible]
+	member table_count: added at offset=16, type "int32"
+summary: 2 changed (2 incompatible), 0 only in old, 0 only in new, 0 unchanged, 0 suppressed, 2 on one side left out
+OUT
+}

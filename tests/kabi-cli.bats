@@ -74,6 +74,21 @@ OUT
 	[ "$stderr" = "kabi: diff: unknown kind 'class' (struct, union, enum, typedef)" ]
 }
 
+@test "kabi cli: each verb takes exactly the options of its table" {
+	local opt
+	for opt in --only-layout --only-common --layouts "--suppressions=x.supp"; do
+		run -2 --separate-stderr "$KABI" dump --json "$opt" x.o
+		[ "$stderr" = "kabi: dump: option '${opt%%=*}' does not apply" ]
+	done
+	for opt in --json "--output=x" -ox "--root=." "--threads=1"; do
+		run -2 --separate-stderr "$KABI" help "$opt"
+		case $opt in
+		-o*) [ "$stderr" = "kabi: help: option '--output' does not apply" ] ;;
+		*) [ "$stderr" = "kabi: help: option '${opt%%=*}' does not apply" ] ;;
+		esac
+	done
+}
+
 @test "kabi cli: -o writes the same bytes as stdout" {
 	cc_obj gcc "$T/a.o" tests/fixtures/kabi-diff/enums.c
 	run -0 "$KABI" dump "$T/a.o"
@@ -131,6 +146,20 @@ OUT
 	[ "$stderr" = "kabi: dump: --threads takes a number from 1 to 1024, not '0'" ]
 	run -2 --separate-stderr "$KABI" diff --threads two a.o b.o
 	[ "$stderr" = "kabi: diff: --threads takes a number from 1 to 1024, not 'two'" ]
+}
+
+@test "kabi cli: --reader takes own or libdw, for dump and diff" {
+	run -2 --separate-stderr "$KABI" dump --reader elfutils x.o
+	[ "$stderr" = "kabi: dump: --reader takes own or libdw, not 'elfutils'" ]
+	run -2 --separate-stderr "$KABI" diff --reader= a.o b.o
+	[ "$stderr" = "kabi: diff: --reader takes own or libdw, not ''" ]
+	cc_obj gcc "$T/a.o" tests/fixtures/kabi-diff/enums.c
+	run -0 "$KABI" dump --reader libdw "$T/a.o"
+	local libdw=$output
+	run -0 "$KABI" dump --reader own "$T/a.o"
+	assert_output "$libdw"
+	run -0 "$KABI" diff --reader libdw "$T/a.o" "$T/a.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 4 unchanged, 0 suppressed"
 }
 
 @test "kabi cli: a --type that matches nothing is a usage error, dump and diff" {

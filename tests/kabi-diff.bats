@@ -362,3 +362,123 @@ OUT
 	run -0 "$KABI" diff "$T/g.o" "$T/c.o"
 	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 10 unchanged, 0 suppressed"
 }
+
+@test "kabi diff: a const anonymous member, gcc against clang, is a qualifier-only change" {
+	cc_obj gcc "$T/g.o" "$FIX/qualifiers.c"
+	cc_obj clang "$T/c.o" "$FIX/qualifiers.c"
+	run -4 "$KABI" diff "$T/g.o" "$T/c.o"
+	assert_output - <<'OUT'
+struct vm_fault at tests/fixtures/kabi-diff/qualifiers.c:17
+	member <anon>: type "const struct vm_fault.<anon@0>" -> "struct vm_fault.<anon@0>" (qualifiers only)
+	member key: type "const const_key_t" -> "const_key_t" (typedef only, resolved "const uint32 [4]")
+typedef const_key_t at tests/fixtures/kabi-diff/qualifiers.c:15
+	chain "uint32 [4]" -> "const key_t" (qualifiers only, resolved "uint32 [4]" -> "const uint32 [4]")
+typedef key_t at tests/fixtures/kabi-diff/qualifiers.c:14
+	only in new
+summary: 2 changed (0 incompatible), 0 only in old, 1 only in new, 1 unchanged, 0 suppressed
+OUT
+}
+
+@test "kabi diff: --only-layout drops qualifier-only changes of members and typedefs" {
+	cc_obj gcc "$T/g.o" "$FIX/qualifiers.c"
+	cc_obj clang "$T/c.o" "$FIX/qualifiers.c"
+	run -0 "$KABI" diff --only-common --only-layout "$T/g.o" "$T/c.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 3 unchanged, 0 suppressed, 1 on one side left out"
+	run -0 "$KABI" diff --only-common --only-layout "$T/c.o" "$T/g.o"
+	assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 3 unchanged, 0 suppressed, 1 on one side left out"
+}
+
+@test "kabi diff: --only-layout still reports what moves beside a qualifier change" {
+	cc_obj gcc "$T/g.o" "$FIX/qualifiers.c"
+	cc_obj clang "$T/c.o" "$FIX/qualifiers.c" -DNEW
+	run -12 "$KABI" diff --only-common --only-layout "$T/g.o" "$T/c.o"
+	assert_output - <<'OUT'
+struct vm_fault at tests/fixtures/kabi-diff/qualifiers.c:17
+	member flags: offset 24 -> 28 [incompatible]
+	member key: offset 28 -> 32 [incompatible]
+	member inserted: added at offset=24, type "int32"
+summary: 1 changed (1 incompatible), 0 only in old, 0 only in new, 2 unchanged, 0 suppressed, 1 on one side left out
+OUT
+}
+
+# dup_kernel CC: $T/kernel.o, two units that define struct dma_chan and
+# struct chan_stats differently, linked as a kernel links them
+dup_kernel() {
+	cc_obj "$1" "$T/engine.o" "$FIX/dup-engine.c"
+	cc_obj "$1" "$T/dma.o" "$FIX/dup-dma.c"
+	ld -r "$T/engine.o" "$T/dma.o" -o "$T/kernel.o"
+}
+
+@test "kabi diff: a name the kernel defines twice, --only-common compares the module's with its own" {
+	local cc
+	for cc in gcc clang; do
+		dup_kernel "$cc"
+		cc_obj "$cc" "$T/module.o" "$FIX/dup-module.c"
+		run -0 "$KABI" diff --only-common "$T/kernel.o" "$T/module.o"
+		assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 2 unchanged, 0 suppressed, 2 on one side left out"
+		run -0 "$KABI" diff --only-common "$T/module.o" "$T/kernel.o"
+		assert_output "summary: 0 changed (0 incompatible), 0 only in old, 0 only in new, 2 unchanged, 0 suppressed, 2 on one side left out"
+	done
+}
+
+@test "kabi diff: a name the kernel defines twice, the other definition is only in old without --only-common" {
+	dup_kernel gcc
+	cc_obj clang "$T/module.o" "$FIX/dup-module.c"
+	run -0 "$KABI" dump --kind struct "$T/kernel.o"
+	assert_output - <<'OUT'
+struct chan_stats size=24 decl=tests/fixtures/kabi-diff/dup-dma.c:8
+	member bytes offset=0 size=8 type="int64"
+	member count offset=8 size=8 type="int64"
+	member errors offset=16 size=8 type="int64"
+struct chan_stats size=16 decl=tests/fixtures/kabi-diff/dup.h:22
+	member bytes offset=0 size=8 type="int64"
+	member count offset=8 size=8 type="int64"
+struct dma_chan size=16 decl=tests/fixtures/kabi-diff/dup-dma.c:3
+	member lock offset=0 size=4 type="int32"
+	member device_id offset=8 size=8 type="const int8 *"
+struct dma_chan size=24 decl=tests/fixtures/kabi-diff/dup.h:10
+	member device offset=0 size=8 type="struct dma_device *"
+	member chan_id offset=8 size=4 type="int32"
+	member client_count offset=12 size=4 type="int32"
+	member private offset=16 size=8 type="void *"
+OUT
+	run -4 "$KABI" diff "$T/kernel.o" "$T/module.o"
+	assert_output - <<'OUT'
+struct chan_stats at tests/fixtures/kabi-diff/dup-dma.c:8
+	only in old
+struct dma_chan at tests/fixtures/kabi-diff/dup-dma.c:3
+	only in old
+summary: 0 changed (0 incompatible), 2 only in old, 0 only in new, 2 unchanged, 0 suppressed
+OUT
+}
+
+@test "kabi diff: a changed type of a name the kernel defines twice is compared with the definition of its declaration file" {
+	dup_kernel gcc
+	# built in another directory, as a module is against a headers
+	# package: its header's name is the tail of the kernel's
+	(cd "$TOP/tests/fixtures" && clang -g -c -DNEW kabi-diff/dup-module.c -o "$T/module.o")
+	run -12 "$KABI" diff --only-common "$T/kernel.o" "$T/module.o"
+	assert_output - <<'OUT'
+struct chan_stats at kabi-diff/dup.h:22
+	size 16 -> 32 [incompatible]
+	member errors: added at offset=16, type "int64"
+	member drops: added at offset=24, type "int64"
+struct dma_chan at kabi-diff/dup.h:10
+	size 24 -> 32 [incompatible]
+	member private: offset 16 -> 24 [incompatible]
+	member table_count: added at offset=16, type "int32"
+summary: 2 changed (2 incompatible), 0 only in old, 0 only in new, 0 unchanged, 0 suppressed, 2 on one side left out
+OUT
+}
+
+@test "kabi diff: --layouts of a name the kernel defines twice are the two definitions compared" {
+	need_tool jq
+	dup_kernel gcc
+	(cd "$TOP/tests/fixtures" && clang -g -c -DNEW kabi-diff/dup-module.c -o "$T/module.o")
+	run -12 "$KABI" diff --json --layouts --only-common -o "$T/d.json" "$T/kernel.o" "$T/module.o"
+	run -0 jq -r '.types[] | [.name, .old_layout.size, .old_layout.decl_file, .new_layout.size, .new_layout.decl_file] | @tsv' "$T/d.json"
+	assert_output - <<'OUT'
+chan_stats	16	tests/fixtures/kabi-diff/dup.h	32	kabi-diff/dup.h
+dma_chan	24	tests/fixtures/kabi-diff/dup.h	32	kabi-diff/dup.h
+OUT
+}

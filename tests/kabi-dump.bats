@@ -419,3 +419,142 @@ OUT
 	assert_line "struct descr size=32 decl=sub/descr.h:5"
 	assert_line --regexp '^typedef va_list .* decl=/usr/.*/stdarg\.h:[0-9]+$'
 }
+
+# kabi's own reader against libdw's: the same dump (text, and JSON of
+# the shared objects) of every fixture, relocatable and linked, from gcc and clang, DWARF 4 and
+# 5, 32- and 64-bit DWARF, ELF32 and ELF64, little- and big-endian.  Each case prints a line
+# only when the two differ.
+
+# kabi_readers_agree OBJ [--json]: nothing, or the first lines where the
+# readers' dumps of OBJ differ
+kabi_readers_agree() {
+	"$KABI" dump "${@:2}" --reader libdw "$1" >"$1.libdw" || return 2
+	"$KABI" dump "${@:2}" --reader own "$1" >"$1.own" || return 2
+	diff "$1.libdw" "$1.own" | head -n 5
+}
+
+@test "kabi dump: kabi's reader and libdw give the same dumps of every fixture" {
+	kabi_need_cc gcc
+	kabi_need_cc clang
+	local f cc flags o n=0
+	for f in "$KPARITY_ROOT/$KABI_FIXTURES"/*.c; do
+		f=$(basename "$f" .c)
+		for cc in "gcc -gdwarf-4" "gcc -gdwarf-5" "clang -gdwarf-4" "clang -gdwarf-5" \
+			"gcc -gdwarf-5 -gdwarf64" "clang -gdwarf-4 -gdwarf64" \
+			"clang --target=aarch64_be-linux-gnu" "clang --target=powerpc-linux-gnu -gdwarf-4" \
+			"arm-linux-gnueabi-gcc -gdwarf-5"; do
+			set -- $cc
+			command -v "$1" >/dev/null || continue
+			# 32-bit targets have no __int128, GCC 12 no enum
+			# with an underlying type (wide-enums.c)
+			case "$cc" in
+			*powerpc* | arm-*)
+				! grep -q __int128 "$KPARITY_ROOT/$KABI_FIXTURES/$f.c" || continue
+				;;
+			esac
+			case "$1.$f" in
+			*gcc.wide-enums) continue ;;
+			esac
+			o=$BATS_TEST_TMPDIR/$f.$n.o
+			(cd "$KPARITY_ROOT" && "$@" -g -c -O0 "$KABI_FIXTURES/$f.c" -o "$o") || return 2
+			run -0 kabi_readers_agree "$o"
+			assert_output ""
+			n=$((n + 1))
+		done
+		(cd "$KPARITY_ROOT" && clang -g -shared -fPIC "$KABI_FIXTURES/$f.c" -o "$BATS_TEST_TMPDIR/$f.so")
+		run -0 kabi_readers_agree "$BATS_TEST_TMPDIR/$f.so"
+		assert_output ""
+		run -0 kabi_readers_agree "$BATS_TEST_TMPDIR/$f.so" --json
+		assert_output ""
+	done
+	[ "$n" -ge 52 ]
+}
+
+# Type units: -fdebug-types-section moves each type into a unit of its
+# own (.debug_types in DWARF 4, a type unit in DWARF 5, each in a section
+# group of an object file), and a unit refers to it by signature through
+# a stub.  kabi's reader reads them; libdw's finds no type.
+
+@test "kabi dump: types in type units read like the same types in their unit" {
+	kabi_need_cc gcc
+	local v kind
+	kabi_compile layout gcc -gdwarf-5
+	"$KABI" dump "$BATS_TEST_TMPDIR/layout.gcc.o" >"$BATS_TEST_TMPDIR/plain"
+	for v in 4 5; do
+		for kind in -c -shared; do
+			(cd "$KPARITY_ROOT" && gcc -g -gdwarf-$v -fdebug-types-section -fPIC $kind \
+				"$KABI_FIXTURES/layout.c" -o "$BATS_TEST_TMPDIR/tu")
+			run -0 "$KABI" dump "$BATS_TEST_TMPDIR/tu"
+			assert_output "$(cat "$BATS_TEST_TMPDIR/plain")"
+		done
+	done
+	run -0 "$KABI" dump --reader libdw "$BATS_TEST_TMPDIR/tu"
+	assert_output ""
+}
+
+# --stats: what kabi's reader decoded of each input, counted on stderr.
+# tools/kabi/bench/dwalk.c, libdw's walk of every DIE, counts them too.
+
+# stats_dwalk: $BATS_TEST_TMPDIR/dwalk, built from the bench's source
+stats_dwalk() {
+	cc -std=c11 -O2 "$KPARITY_ROOT/tools/kabi/bench/dwalk.c" -o "$BATS_TEST_TMPDIR/dwalk" -ldw
+}
+
+# stats_line OBJ [OPTION...]: "kabi dump --stats OPTION... OBJ"'s stderr, checked to hold every
+# DIE that dwalk counts once, decoded, stepped over or not reached; its
+# numbers in STATS (units dies decoded stepped not-reached)
+stats_line() {
+	local re="^kabi: '$1': ([0-9]+) units, ([0-9]+) DIEs: ([0-9]+) decoded, ([0-9]+) stepped over, ([0-9]+) not reached\$"
+
+	run -0 "$KABI" dump "$1"
+	local plain=$output
+	run -0 --separate-stderr "$KABI" dump --stats "${@:2}" "$1"
+	assert_equal "$output" "$plain"
+	[[ $stderr =~ $re ]] || fail "not a --stats line: '$stderr'"
+	STATS=("${BASH_REMATCH[@]:1}")
+	run -0 "$BATS_TEST_TMPDIR/dwalk" "$1"
+	assert_equal "${STATS[1]} DIEs" "$output"
+	assert_equal $((STATS[2] + STATS[3] + STATS[4])) "${STATS[1]}"
+}
+
+@test "kabi dump: --stats counts every DIE; GCC's function bodies are not reached, Clang's stepped over" {
+	kabi_need_cc gcc
+	kabi_need_cc clang
+	stats_dwalk
+	(cd "$KPARITY_ROOT" && gcc -g -c -O2 tests/fixtures/kabi-dump/bodies.c -o "$BATS_TEST_TMPDIR/gcc.o")
+	stats_line "$BATS_TEST_TMPDIR/gcc.o"
+	assert_equal "${STATS[0]}" 1
+	# GCC writes DW_AT_sibling: a function's children are jumped over
+	[ "${STATS[4]}" -gt 0 ]
+	(cd "$KPARITY_ROOT" && clang -g -c -O2 tests/fixtures/kabi-dump/bodies.c -o "$BATS_TEST_TMPDIR/clang.o")
+	stats_line "$BATS_TEST_TMPDIR/clang.o"
+	# Clang does not: every DIE is reached, those in bodies only stepped over
+	assert_equal "${STATS[4]}" 0
+	[ "${STATS[3]}" -gt 0 ]
+}
+
+@test "kabi dump: --stats on two threads counts what one thread counts" {
+	kabi_need_cc gcc
+	stats_dwalk
+	local i objs=()
+	# 64 units: a second thread reads every other one
+	for ((i = 0; i < 64; i++)); do
+		(cd "$KPARITY_ROOT" && gcc -g -c -O2 -DUNIT=$i tests/fixtures/kabi-dump/bodies.c -o "$BATS_TEST_TMPDIR/u$i.o")
+		objs+=("$BATS_TEST_TMPDIR/u$i.o")
+	done
+	ld -r "${objs[@]}" -o "$BATS_TEST_TMPDIR/all.o"
+	stats_line "$BATS_TEST_TMPDIR/all.o" --threads 1
+	assert_equal "${STATS[0]}" 64
+	local one="${STATS[*]}"
+	stats_line "$BATS_TEST_TMPDIR/all.o" --threads 2
+	assert_equal "${STATS[*]}" "$one"
+}
+
+@test "kabi dump: --stats says when kabi's reader read nothing" {
+	kabi_need_cc gcc
+	(cd "$KPARITY_ROOT" && gcc -g -c -O2 tests/fixtures/kabi-dump/bodies.c -o "$BATS_TEST_TMPDIR/b.o")
+	run -0 --separate-stderr "$KABI" dump --stats --reader libdw "$BATS_TEST_TMPDIR/b.o"
+	assert_equal "$stderr" "kabi: '$BATS_TEST_TMPDIR/b.o': no DWARF read by kabi's reader (BTF, or --reader libdw)"
+	run -2 --separate-stderr "$KABI" diff --stats "$BATS_TEST_TMPDIR/b.o" "$BATS_TEST_TMPDIR/b.o"
+	assert_equal "$stderr" "kabi: diff: option '--stats' does not apply"
+}

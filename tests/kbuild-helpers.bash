@@ -2,7 +2,7 @@
 # Shared setup for the Kbuild overlay suites: the kernel tree, and a way to
 # ask its probe macros questions with or without the overlay in front.
 
-load common
+load "$(dirname "${BASH_SOURCE[0]}")/common"
 
 # kbuild_setup_file: export KSRC_DIR, the extracted kernel tree, and
 # BUILD_DIR, the build directory holding it
@@ -69,4 +69,13 @@ matrix() {
 # cache_entries DIR: the probe cache files in DIR, sorted
 cache_entries() {
 	find "$1" -type f ! -name 'tool-*' | sort
+}
+
+# kmake OBJDIR ARGS...: make in the kernel tree with the overlay hooked in
+kmake() {
+	local objdir="$1"
+
+	shift
+	env -u MAKEFLAGS -u MAKELEVEL make -s -C "$KSRC_DIR" O="$objdir" ARCH=x86_64 \
+		MAKEFILES="$TOP/kbuild/overlay.mk" "$@"
 }

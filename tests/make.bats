@@ -54,7 +54,8 @@ files_under() {
 
 @test "make: help lists the targets" {
 	run -0 make -C "$TOP" --no-print-directory help
-	assert_line "  check             install test dependencies and run every test"
+	assert_line "  check             install test dependencies and run the default suite,"
+	assert_line "                    tests/*.bats"
 	assert_line "  parity            build every target with GCC and Clang, boot each into"
 	assert_line "                    toybox to run KUnit and the kselftests from a disk, compare"
 	assert_line "                    the tests and diff the layouts"

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "btf-int.h"
+#include "btf-emit.h"
 
 #define BTF_MAGIC_LE 0xeB9F
 #define BTF_HDR_MIN 24

@@ -11,7 +11,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "btf-int.h"
+#include "btf-emit.h"
+#include "btf-spell.h"
 
 static void bdecl(struct breader *r, uint32_t id, enum bname_mode mode,
 		  const struct bctx *ctx, const char *inner, struct sb *out,

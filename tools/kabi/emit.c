@@ -8,7 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "read-int.h"
+#include "die.h"
+#include "emit.h"
+#include "lines.h"
+#include "size.h"
+#include "spell.h"
 
 /* ---- alignment ------------------------------------------------------- */
 
@@ -25,14 +29,14 @@
  * psABI aligns a scalar below its size (i386 double), both sides of a
  * diff are off the same way.
  */
-static int64_t members_align(struct reader *r, Dwarf_Die *die, unsigned depth);
-static int member_location(struct reader *r, Dwarf_Die *die, Dwarf_Word *off);
+static int64_t members_align(struct reader *r, struct die *die, unsigned depth);
+static int member_location(struct reader *r, struct die *die, uint64_t *off);
 
-static int64_t scalar_align(struct reader *r, Dwarf_Die *die, int64_t size)
+static int64_t scalar_align(struct reader *r, struct die *die, int64_t size)
 {
-	Dwarf_Word enc = 0;
+	uint64_t enc = 0;
 
-	if (dwarf_tag(die) == DW_TAG_base_type &&
+	if (die_tag(die) == DW_TAG_base_type &&
 	    attr_udata(r, die, DW_AT_encoding, &enc) == 1 &&
 	    enc == DW_ATE_complex_float)
 		size /= 2;
@@ -54,28 +58,28 @@ static bool is_wrapper(int tag)
  * alignment on every member of that type; inside a packed struct it is
  * not the member's, as only an aligned attribute on the member itself
  * survives packing (GCC writes it on the typedef alone). */
-static int64_t chain_align(struct reader *r, Dwarf_Die *die, Dwarf_Die *end)
+static int64_t chain_align(struct reader *r, struct die *die, struct die *end)
 {
 	int64_t best = 0;
 	unsigned hops;
-	Dwarf_Word v;
+	uint64_t v;
 
 	*end = *die;
 	for (hops = 0; hops < KABI_MAX_TYPE_DEPTH && !r->failed; hops++) {
 		if (attr_udata(r, end, DW_AT_alignment, &v) == 1 &&
 		    (int64_t)v > best)
 			best = (int64_t)v;
-		if (!is_wrapper(dwarf_tag(end)) || attr_type(r, end, end) != 1)
+		if (!is_wrapper(die_tag(end)) || attr_type(r, end, end) != 1)
 			break;
 	}
 	return best;
 }
 
-static int64_t type_align(struct reader *r, Dwarf_Die *die, unsigned depth)
+static int64_t type_align(struct reader *r, struct die *die, unsigned depth)
 {
-	Dwarf_Die t;
+	struct die t;
 	int64_t best = chain_align(r, die, &t), a = 1;
-	int tag = dwarf_tag(&t);
+	int tag = die_tag(&t);
 
 	if (r->failed || is_wrapper(tag))
 		a = 1;
@@ -87,32 +91,32 @@ static int64_t type_align(struct reader *r, Dwarf_Die *die, unsigned depth)
 }
 
 /* Whether member C, of alignment A, sits where A does not allow. */
-static bool misplaced(struct reader *r, Dwarf_Die *c, int64_t a)
+static bool misplaced(struct reader *r, struct die *c, int64_t a)
 {
-	Dwarf_Word loc;
+	uint64_t loc;
 
-	if (dwarf_hasattr(c, DW_AT_bit_size) || a <= 1)
+	if (die_has_attr(c, DW_AT_bit_size) || a <= 1)
 		return false;
-	return member_location(r, c, &loc) == 1 && loc % (Dwarf_Word)a != 0;
+	return member_location(r, c, &loc) == 1 && loc % (uint64_t)a != 0;
 }
 
 /* The alignment the members of struct or union DIE give it, memoised. */
-static int64_t members_align(struct reader *r, Dwarf_Die *die, unsigned depth)
+static int64_t members_align(struct reader *r, struct die *die, unsigned depth)
 {
-	Dwarf_Off off = dwarf_dieoffset(die);
+	Dwarf_Off off = die_offset(die);
 	int64_t nat = 1, expl = 1, a;
 	bool packed = false, typed;
-	Dwarf_Die c, mt, end;
-	Dwarf_Word v;
+	struct die c, mt, end;
+	uint64_t v;
 	int rc;
 
 	if (memo_slot(r, off)->align)
 		return memo_slot(r, off)->align;
 	if (depth > KABI_MAX_TYPE_DEPTH)
 		return 1; /* a struct inside itself: no C type */
-	for (rc = dwarf_child(die, &c); rc == 0 && !r->failed;
-	     rc = dwarf_siblingof(&c, &c)) {
-		if (dwarf_tag(&c) != DW_TAG_member)
+	for (rc = die_child(die, &c); rc == 0 && !r->failed;
+	     rc = die_sibling(&c, &c)) {
+		if (die_tag(&c) != DW_TAG_member)
 			continue;
 		typed = attr_type(r, &c, &mt) == 1;
 		if (attr_udata(r, &c, DW_AT_alignment, &v) == 1 &&
@@ -123,7 +127,7 @@ static int64_t members_align(struct reader *r, Dwarf_Die *die, unsigned depth)
 		packed |= misplaced(r, &c, a);
 		nat = a > nat ? a : nat;
 	}
-	if (attr_size(r, die, &v) == 1 && v % (Dwarf_Word)nat != 0)
+	if (attr_size(r, die, &v) == 1 && v % (uint64_t)nat != 0)
 		packed = true;
 	a = packed || expl > nat ? expl : nat;
 	memo_slot(r, off)->align = a;
@@ -132,36 +136,42 @@ static int64_t members_align(struct reader *r, Dwarf_Die *die, unsigned depth)
 
 /* ---- types ----------------------------------------------------------- */
 
-static int member_location(struct reader *r, Dwarf_Die *die, Dwarf_Word *off)
+static int member_location(struct reader *r, struct die *die, uint64_t *off)
 {
-	Dwarf_Attribute a;
+	struct dattr a;
 	Dwarf_Op *ops;
 	size_t n;
+	int rc;
 
 	*off = 0;
-	if (!dwarf_attr(die, DW_AT_data_member_location, &a))
+	if (!die_attr(die, DW_AT_data_member_location, &a))
 		return 0;
-	switch (dwarf_whatform(&a)) {
+	switch (a.form) {
 	case DW_FORM_exprloc:
 	case DW_FORM_block:
 	case DW_FORM_block1:
 	case DW_FORM_block2:
 	case DW_FORM_block4:
-		if (dwarf_getlocation(&a, &ops, &n) != 0) {
+		if (die_own(die)) {
+			rc = dec_member_offset(&a.o, off);
+			if (rc < 0)
+				rd_dwfail(r, "dwarf_getlocation");
+			if (rc != 0)
+				return rc;
+		} else if (dwarf_getlocation(&a.dw, &ops, &n) != 0) {
 			rd_dwfail(r, "dwarf_getlocation");
 			return -1;
-		}
-		if (n == 1 && (ops[0].atom == DW_OP_plus_uconst ||
-			       ops[0].atom == DW_OP_constu)) {
+		} else if (n == 1 && (ops[0].atom == DW_OP_plus_uconst ||
+				      ops[0].atom == DW_OP_constu)) {
 			*off = ops[0].number;
 			return 1;
 		}
 		rd_fail(r,
 			"unsupported member location expression at DIE 0x%" PRIx64,
-			(uint64_t)dwarf_dieoffset(die));
+			die_offset(die));
 		return -1;
 	default:
-		if (dwarf_formudata(&a, off) != 0) {
+		if (dattr_udata(&a, off) != 0) {
 			rd_dwfail(r, "dwarf_formudata");
 			return -1;
 		}
@@ -176,11 +186,11 @@ static void emit(struct reader *r, struct ktype *t)
 }
 
 /* The bit position of member C, at byte LOC, and its bit size, into M. */
-static void member_bits(struct reader *r, Dwarf_Die *c, Dwarf_Word loc,
+static void member_bits(struct reader *r, struct die *c, uint64_t loc,
 			struct member *m)
 {
-	Dwarf_Word bs, bo, storage;
-	Dwarf_Die mt;
+	uint64_t bs, bo, storage;
+	struct die mt;
 
 	if (attr_udata(r, c, DW_AT_data_bit_offset, &bo) == 1)
 		m->bitpos = bo;
@@ -189,7 +199,7 @@ static void member_bits(struct reader *r, Dwarf_Die *c, Dwarf_Word loc,
 	if (attr_udata(r, c, DW_AT_bit_size, &bs) != 1 || !bs)
 		return;
 	m->bitsize = (uint32_t)bs;
-	if (dwarf_hasattr(c, DW_AT_data_bit_offset) ||
+	if (die_has_attr(c, DW_AT_data_bit_offset) ||
 	    attr_udata(r, c, DW_AT_bit_offset, &bo) != 1)
 		return;
 	/* DWARF 2-4: offset of the storage unit plus a bit offset counted
@@ -200,7 +210,7 @@ static void member_bits(struct reader *r, Dwarf_Die *c, Dwarf_Word loc,
 
 		if (attr_type(r, c, &mt) == 1)
 			s = type_size(r, &mt);
-		storage = s < 0 ? 0 : (Dwarf_Word)s;
+		storage = s < 0 ? 0 : (uint64_t)s;
 	}
 	if (r->big_endian)
 		m->bitpos = loc * 8 + bo;
@@ -209,15 +219,15 @@ static void member_bits(struct reader *r, Dwarf_Die *c, Dwarf_Word loc,
 }
 
 /* The type of member C into M, anonymous types named through CTX. */
-static void member_type(struct reader *r, Dwarf_Die *c, const struct actx *ctx,
+static void member_type(struct reader *r, struct die *c, const struct actx *ctx,
 			struct member *m)
 {
-	Dwarf_Die mt;
+	struct die mt;
 	int rc = attr_type(r, c, &mt);
 
 	if (rc == 0) {
 		rd_fail(r, "member without type at DIE 0x%" PRIx64,
-			(uint64_t)dwarf_dieoffset(c));
+			die_offset(c));
 		return;
 	}
 	if (rc < 0)
@@ -233,13 +243,13 @@ static void member_type(struct reader *r, Dwarf_Die *c, const struct actx *ctx,
 }
 
 /* Member C into M, to follow the N members MV; -1 to stop (failed). */
-static int read_member(struct reader *r, Dwarf_Die *c, struct actx *ctx,
+static int read_member(struct reader *r, struct die *c, struct actx *ctx,
 		       struct sb *seg, const struct member *mv, uint32_t n,
 		       struct member *m)
 {
-	Dwarf_Word loc;
+	uint64_t loc;
 
-	m->name = dwarf_diename(c);
+	m->name = die_name(c);
 	if (m->name)
 		m->name = intern(r, m->name);
 	if (member_location(r, c, &loc) < 0)
@@ -252,17 +262,17 @@ static int read_member(struct reader *r, Dwarf_Die *c, struct actx *ctx,
 	return r->failed ? -1 : 0;
 }
 
-void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
+void emit_aggregate(struct reader *r, struct die *die, const char *name,
 		    const char *parent)
 {
-	struct ktype t = { .kind = tag_kind(dwarf_tag(die)),
+	struct ktype t = { .kind = tag_kind(die_tag(die)),
 			   .name = name,
 			   .parent = parent,
 			   .size = SIZE_UNKNOWN };
 	struct member *mv = NULL;
 	size_t cap = 0;
-	Dwarf_Die c;
-	Dwarf_Word v;
+	struct die c;
+	uint64_t v;
 	int rc;
 	struct sb full, seg, path;
 	struct actx ctx = { .intrinsic = false };
@@ -284,9 +294,9 @@ void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
 		t.natural_align = members_align(r, die, 0);
 	get_decl(r, die, &t);
 
-	rc = dwarf_child(die, &c);
+	rc = die_child(die, &c);
 	while (rc == 0 && !r->failed) {
-		if (dwarf_tag(&c) == DW_TAG_member) {
+		if (die_tag(&c) == DW_TAG_member) {
 			struct member m = { .size = SIZE_UNKNOWN };
 
 			if (read_member(r, &c, &ctx, &seg, mv, t.n, &m) < 0)
@@ -297,7 +307,7 @@ void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
 			}
 			mv[t.n++] = m;
 		}
-		rc = dwarf_siblingof(&c, &c);
+		rc = die_sibling(&c, &c);
 	}
 	if (rc < 0)
 		rd_dwfail(r, "dwarf_siblingof");
@@ -316,15 +326,18 @@ void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
  * Values up to 128 bits are read; a value that does not fit its enum is
  * an error rather than a silent truncation.
  */
-static bool enum_block_value(struct reader *r, Dwarf_Attribute *a,
-			     Dwarf_Die *die, const char *name,
-			     const struct ktype *t, struct enumerator *e)
+static bool enum_block_value(struct reader *r, struct dattr *a, struct die *die,
+			     const char *name, const struct ktype *t,
+			     struct enumerator *e)
 {
-	Dwarf_Block blk;
+	struct {
+		const unsigned char *data;
+		size_t length;
+	} blk;
 	uint64_t lo = 0, hi = 0;
 	size_t i;
 
-	if (dwarf_formblock(a, &blk) != 0) {
+	if (dattr_block(a, &blk.data, &blk.length) != 0) {
 		rd_dwfail(r, "dwarf_formblock");
 		return false;
 	}
@@ -332,8 +345,7 @@ static bool enum_block_value(struct reader *r, Dwarf_Attribute *a,
 		rd_fail(r,
 			"enumerator '%s' at DIE 0x%" PRIx64
 			" has a %zu-byte value; kabi reads values of 1 to 16 bytes",
-			name, (uint64_t)dwarf_dieoffset(die),
-			(size_t)blk.length);
+			name, die_offset(die), (size_t)blk.length);
 		return false;
 	}
 	for (i = 0; i < blk.length; i++) {
@@ -367,7 +379,7 @@ static bool enum_block_value(struct reader *r, Dwarf_Attribute *a,
 				"enumerator '%s' at DIE 0x%" PRIx64
 				" has a value wider than its %" PRId64
 				"-byte enum",
-				name, (uint64_t)dwarf_dieoffset(die), t->size);
+				name, die_offset(die), t->size);
 			return false;
 		}
 		hi = 0;
@@ -408,25 +420,25 @@ static uint64_t fixed_value(const struct ktype *t, unsigned form, uint64_t v)
 
 /* Enumerator C of enum T into E; with LEARN, a negative value makes T
  * signed.  0, or -1 to stop (failed). */
-static int read_enumerator(struct reader *r, Dwarf_Die *c, struct ktype *t,
+static int read_enumerator(struct reader *r, struct die *c, struct ktype *t,
 			   bool learn, struct enumerator *e)
 {
-	Dwarf_Attribute a;
-	Dwarf_Sword s;
+	struct dattr a;
+	int64_t s;
 	unsigned form;
 
-	e->name = intern(r, dwarf_diename(c) ? dwarf_diename(c) : "<anon>");
-	if (!dwarf_attr(c, DW_AT_const_value, &a)) {
+	e->name = intern(r, die_name(c) ? die_name(c) : "<anon>");
+	if (!die_attr(c, DW_AT_const_value, &a)) {
 		rd_fail(r, "enumerator without value at DIE 0x%" PRIx64,
-			(uint64_t)dwarf_dieoffset(c));
+			die_offset(c));
 		return -1;
 	}
-	form = dwarf_whatform(&a);
+	form = a.form;
 	e->hi = 0;
 	if (block_form(form))
 		return enum_block_value(r, &a, c, e->name, t, e) ? 0 : -1;
 	if (form == DW_FORM_sdata || form == DW_FORM_implicit_const) {
-		if (dwarf_formsdata(&a, &s) != 0) {
+		if (dattr_sdata(&a, &s) != 0) {
 			rd_dwfail(r, "dwarf_formsdata");
 			return -1;
 		}
@@ -436,7 +448,7 @@ static int read_enumerator(struct reader *r, Dwarf_Die *c, struct ktype *t,
 	} else if (form == DW_FORM_udata || form == DW_FORM_data1 ||
 		   form == DW_FORM_data2 || form == DW_FORM_data4 ||
 		   form == DW_FORM_data8) {
-		if (dwarf_formudata(&a, &e->value) != 0) {
+		if (dattr_udata(&a, &e->value) != 0) {
 			rd_dwfail(r, "dwarf_formudata");
 			return -1;
 		}
@@ -445,7 +457,7 @@ static int read_enumerator(struct reader *r, Dwarf_Die *c, struct ktype *t,
 		rd_fail(r,
 			"enumerator '%s' at DIE 0x%" PRIx64
 			" has a value of form 0x%x, which is not a constant",
-			e->name, (uint64_t)dwarf_dieoffset(c), form);
+			e->name, die_offset(c), form);
 		return -1;
 	}
 	/* a negative value in an enum wider than 64 bits */
@@ -455,16 +467,16 @@ static int read_enumerator(struct reader *r, Dwarf_Die *c, struct ktype *t,
 }
 
 /* The underlying type of enum DIE into T; whether it says T's sign. */
-static bool enum_underlying(struct reader *r, Dwarf_Die *die, struct ktype *t)
+static bool enum_underlying(struct reader *r, struct die *die, struct ktype *t)
 {
-	Dwarf_Die ut, b;
-	Dwarf_Word enc;
+	struct die ut, b;
+	uint64_t enc;
 
 	if (attr_type(r, die, &ut) != 1)
 		return false;
 	b = ut;
 	t->underlying = type_name(r, &ut, RESOLVED, NULL);
-	while (dwarf_tag(&b) == DW_TAG_typedef && attr_type(r, &b, &b) == 1)
+	while (die_tag(&b) == DW_TAG_typedef && attr_type(r, &b, &b) == 1)
 		;
 	if (attr_udata(r, &b, DW_AT_encoding, &enc) != 1)
 		return false;
@@ -472,7 +484,7 @@ static bool enum_underlying(struct reader *r, Dwarf_Die *die, struct ktype *t)
 	return true;
 }
 
-void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
+void emit_enum(struct reader *r, struct die *die, const char *name,
 	       const char *parent)
 {
 	struct ktype t = { .kind = KIND_ENUM,
@@ -481,8 +493,8 @@ void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
 			   .size = SIZE_UNKNOWN };
 	struct enumerator *ev = NULL;
 	size_t cap = 0;
-	Dwarf_Die c;
-	Dwarf_Word v;
+	struct die c;
+	uint64_t v;
 	int rc, pass;
 	bool known;
 
@@ -493,12 +505,12 @@ void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
 
 	/* pass 0 collects values and, without DW_AT_type, the signedness */
 	for (pass = 0; pass < 2 && !r->failed; pass++) {
-		rc = dwarf_child(die, &c);
+		rc = die_child(die, &c);
 		t.n = 0;
 		while (rc == 0 && !r->failed) {
 			struct enumerator e;
 
-			if (dwarf_tag(&c) != DW_TAG_enumerator)
+			if (die_tag(&c) != DW_TAG_enumerator)
 				goto next;
 			if (read_enumerator(r, &c, &t, !known && pass == 0,
 					    &e) < 0)
@@ -512,7 +524,7 @@ void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
 			}
 			t.n++;
 next:
-			rc = dwarf_siblingof(&c, &c);
+			rc = die_sibling(&c, &c);
 		}
 		if (rc < 0)
 			rd_dwfail(r, "dwarf_siblingof");
@@ -556,14 +568,14 @@ static void typedef_ctx(struct reader *r, const char *name, struct sb *path,
 	sb_release(&parent);
 }
 
-void emit_typedef(struct reader *r, Dwarf_Die *die, const char *name)
+void emit_typedef(struct reader *r, struct die *die, const char *name)
 {
 	struct ktype t = { .kind = KIND_TYPEDEF,
 			   .name = name,
 			   .size = SIZE_UNKNOWN };
 	const char **chain = NULL;
 	size_t cap = 0;
-	Dwarf_Die cur;
+	struct die cur;
 	struct actx ctx;
 	struct sb path;
 	int rc;
@@ -585,16 +597,15 @@ void emit_typedef(struct reader *r, Dwarf_Die *die, const char *name)
 
 		chain_add(&chain, &cap, &t.n,
 			  type_name(r, &cur, AS_WRITTEN, &ctx));
-		if (dwarf_tag(&cur) != DW_TAG_typedef)
+		if (die_tag(&cur) != DW_TAG_typedef)
 			break;
 		if (t.n >= KABI_MAX_TYPE_DEPTH) {
 			rd_fail(r,
 				"typedef chain longer than %d at DIE 0x%" PRIx64,
-				KABI_MAX_TYPE_DEPTH,
-				(uint64_t)dwarf_dieoffset(die));
+				KABI_MAX_TYPE_DEPTH, die_offset(die));
 			break;
 		}
-		owner = dwarf_diename(&cur);
+		owner = die_name(&cur);
 		typedef_ctx(r, owner ? owner : "<anon>", &path, &ctx);
 		rc = attr_type(r, &cur, &cur);
 		if (rc == 0)
@@ -606,18 +617,18 @@ void emit_typedef(struct reader *r, Dwarf_Die *die, const char *name)
 	sb_release(&path);
 }
 
-void anon_enum_top(struct reader *r, Dwarf_Die *die)
+void anon_enum_top(struct reader *r, struct die *die)
 {
-	Dwarf_Die c;
-	int rc = dwarf_child(die, &c);
+	struct die c;
+	int rc = die_child(die, &c);
 	struct sb name;
 
-	while (rc == 0 && dwarf_tag(&c) != DW_TAG_enumerator)
-		rc = dwarf_siblingof(&c, &c);
-	if (rc != 0 || !dwarf_diename(&c))
+	while (rc == 0 && die_tag(&c) != DW_TAG_enumerator)
+		rc = die_sibling(&c, &c);
+	if (rc != 0 || !die_name(&c))
 		return;
 	sb_init(&name);
-	sb_addf(&name, "<anon:%s>", dwarf_diename(&c));
+	sb_addf(&name, "<anon:%s>", die_name(&c));
 	emit_enum(r, die, intern(r, sb_str(&name)), NULL);
 	sb_release(&name);
 }

@@ -6,9 +6,76 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "read-int.h"
+#include "die.h"
+#include "fingerprint.h"
+#include "lines.h"
+#include "spell.h"
 
 /* ---- fingerprints ---------------------------------------------------- */
+
+/* Grow R's table to NSLOTS, with the entries of this unit. */
+static void fpm_grow(struct fpmemo *m, size_t nslots)
+{
+	struct fpm_ent *old = m->slots;
+	size_t i, n = m->nslots, mask = nslots - 1, h;
+
+	m->slots = xcalloc(nslots, sizeof(*m->slots));
+	m->nslots = nslots;
+	for (i = 0; i < n; i++) {
+		if (old[i].gen != m->gen)
+			continue;
+		for (h = fpm_hash(old[i].off) & mask; m->slots[h].gen == m->gen;
+		     h = (h + 1) & mask)
+			;
+		m->slots[h] = old[i];
+	}
+	free(old);
+}
+
+/* The entry of the DIE at OFF, made (FP_NONE) when new.  The table may
+ * move when a later call makes an entry. */
+struct fpm_ent *fpm_slot(struct reader *r, uint64_t off)
+{
+	struct fpmemo *m = &r->fpm;
+	struct fpm_ent *e;
+	size_t mask, h;
+
+	if (2 * (m->n + 1) > m->nslots)
+		fpm_grow(m, m->nslots ? 2 * m->nslots : 4096);
+	mask = m->nslots - 1;
+	for (h = fpm_hash(off) & mask;; h = (h + 1) & mask) {
+		e = &m->slots[h];
+		if (e->gen != m->gen) {
+			e->gen = m->gen;
+			e->off = off;
+			e->state = FP_NONE;
+			m->n++;
+			return e;
+		}
+		if (e->off == off)
+			return e;
+	}
+}
+
+void fp_clear(struct reader *r)
+{
+	struct fpmemo *m = &r->fpm;
+
+	if (++m->gen == 0) {
+		if (m->slots)
+			memset(m->slots, 0, m->nslots * sizeof(*m->slots));
+		memset(m->recent, 0, sizeof(m->recent));
+		m->gen = 1;
+	}
+	m->n = 0;
+}
+
+void fp_release(struct reader *r)
+{
+	free(r->fpm.slots);
+	r->fpm.slots = NULL;
+	r->fpm.nslots = r->fpm.n = 0;
+}
 
 /*
  * Most units describe again the types of the units before them: every
@@ -27,55 +94,6 @@
  * reading it decides whether that enum is listed on its own.
  */
 
-static uint64_t fmix(uint64_t v)
-{
-	v ^= v >> 33;
-	v *= UINT64_C(0xff51afd7ed558ccd);
-	v ^= v >> 33;
-	v *= UINT64_C(0xc4ceb9fe1a85ec53);
-	return v ^ (v >> 33);
-}
-
-/* One 64x64->128 multiply per lane, folded; fp_end finishes a DIE. */
-static uint64_t mum(uint64_t a, uint64_t b)
-{
-	unsigned __int128 p = (unsigned __int128)a * b;
-
-	return (uint64_t)p ^ (uint64_t)(p >> 64);
-}
-
-static void fp_mix(struct fp *f, uint64_t v)
-{
-	/* the constants added keep a lane from sticking at zero */
-	f->h[0] = mum(f->h[0] ^ v, UINT64_C(0x9e3779b97f4a7c15)) +
-		  UINT64_C(0x2545f4914f6cdd1d);
-	f->h[1] = mum(f->h[1] + v, UINT64_C(0xc2b2ae3d27d4eb4f)) ^
-		  UINT64_C(0x632be59bd9b4e019);
-}
-
-static void fp_end(struct fp *f)
-{
-	f->h[0] = fmix(f->h[0]);
-	f->h[1] = fmix(f->h[1] ^ UINT64_C(0x632be59bd9b4e019));
-}
-
-static void fp_bytes(struct fp *f, const void *p, size_t n)
-{
-	const unsigned char *c = p;
-	uint64_t w;
-
-	fp_mix(f, n);
-	for (; n >= 8; n -= 8, c += 8) {
-		memcpy(&w, c, 8);
-		fp_mix(f, w);
-	}
-	if (n) {
-		w = 0;
-		memcpy(&w, c, n);
-		fp_mix(f, w);
-	}
-}
-
 struct fp_walk {
 	struct reader *r;
 	struct fp *f;
@@ -85,13 +103,13 @@ struct fp_walk {
 
 /* A named aggregate as a use reads it: its name, and unless the use is a
  * pointer, its size (or for an enum without one, its type's). */
-static void fp_use(struct reader *r, Dwarf_Die *die, int tag, bool pointer,
+static void fp_use(struct reader *r, struct die *die, int tag, bool pointer,
 		   struct fp *f, unsigned depth)
 {
-	const char *name = dwarf_diename(die);
-	Dwarf_Attribute a;
-	Dwarf_Word size;
-	Dwarf_Die t;
+	const char *name = die_name(die);
+	struct dattr a;
+	uint64_t size;
+	struct die t;
 
 	fp_mix(f, (uint64_t)tag | UINT64_C(1) << 32);
 	if (!name) {
@@ -101,17 +119,17 @@ static void fp_use(struct reader *r, Dwarf_Die *die, int tag, bool pointer,
 	fp_bytes(f, name, strlen(name));
 	if (pointer)
 		return;
-	if (dwarf_attr(die, DW_AT_byte_size, &a)) {
-		if (dwarf_formudata(&a, &size) != 0)
+	if (die_attr(die, DW_AT_byte_size, &a)) {
+		if (dattr_udata(&a, &size) != 0)
 			f->never = true;
 		fp_mix(f, size + 1);
 		return;
 	}
 	fp_mix(f, 0);
-	if (tag == DW_TAG_enumeration_type && dwarf_attr(die, DW_AT_type, &a)) {
+	if (tag == DW_TAG_enumeration_type && die_attr(die, DW_AT_type, &a)) {
 		struct fp u = { .h = { 0, 0 } };
 
-		if (!dwarf_formref_die(&a, &t)) {
+		if (dattr_ref(&a, &t) != 0) {
 			f->never = true;
 			return;
 		}
@@ -122,69 +140,35 @@ static void fp_use(struct reader *r, Dwarf_Die *die, int tag, bool pointer,
 	}
 }
 
-/* Attributes that reading takes with dwarf_formudata whatever the form. */
-static bool udata_attr(unsigned at)
-{
-	switch (at) {
-	case DW_AT_decl_file:
-	case DW_AT_decl_line:
-	case DW_AT_decl_column:
-	case DW_AT_byte_size:
-	case DW_AT_bit_size:
-	case DW_AT_bit_offset:
-	case DW_AT_data_bit_offset:
-	case DW_AT_data_member_location:
-	case DW_AT_encoding:
-	case DW_AT_alignment:
-		return true;
-	default:
-		return false;
-	}
-}
-
-static bool const_form(unsigned form)
-{
-	switch (form) {
-	case DW_FORM_data1:
-	case DW_FORM_data2:
-	case DW_FORM_data4:
-	case DW_FORM_data8:
-	case DW_FORM_udata:
-	case DW_FORM_sdata:
-	case DW_FORM_implicit_const:
-		return true;
-	default:
-		return false;
-	}
-}
+/* Attributes that reading takes with dattr_udata whatever the form. */
 
 /* A reference into W's fingerprint: that of its target, or of a use of
  * a named aggregate. */
-static void fp_ref(struct fp_walk *w, Dwarf_Attribute *a)
+static void fp_ref(struct fp_walk *w, struct dattr *a)
 {
 	struct fp *f = w->f;
 	struct fp t = { .h = { 0, 0 } };
-	struct memo_ent *e;
-	Dwarf_Die target;
+	struct fpm_ent *e;
+	struct die target;
 	bool pointer;
 	int tag;
 
-	if (!dwarf_formref_die(a, &target)) {
+	if (dattr_ref(a, &target) != 0) {
 		f->never = true;
 		return;
 	}
 	/* a memoised target needs no abbreviation lookup */
-	e = memo_slot(w->r, dwarf_dieoffset(&target));
-	if (e->fp_state == FP_DONE) {
+	e = fpm_slot(w->r, die_offset(&target));
+	if (e->state == FP_DONE) {
 		fp_mix(f, e->fp[0]);
 		fp_mix(f, e->fp[1]);
 		return;
 	}
-	tag = dwarf_tag(&target);
+	tag = die_tag(&target);
 	pointer = w->tag == DW_TAG_pointer_type ||
 		  w->tag == DW_TAG_reference_type ||
 		  w->tag == DW_TAG_rvalue_reference_type;
-	if (is_aggregate(tag) && dwarf_hasattr(&target, DW_AT_name))
+	if (is_aggregate(tag) && die_has_attr(&target, DW_AT_name))
 		fp_use(w->r, &target, tag, pointer, &t, w->depth);
 	else
 		fp_die(w->r, &target, &t, w->depth + 1, false);
@@ -194,11 +178,12 @@ static void fp_ref(struct fp_walk *w, Dwarf_Attribute *a)
 }
 
 /* A value of FORM, no reference, into F; F->never when it is not read. */
-static void fp_value(struct fp *f, Dwarf_Attribute *a, unsigned form)
+static void fp_value(struct fp *f, struct dattr *a, unsigned form)
 {
-	Dwarf_Word u = 0;
-	Dwarf_Sword sv = 0;
-	Dwarf_Block blk;
+	uint64_t u = 0;
+	int64_t sv = 0;
+	const unsigned char *blk;
+	size_t blen;
 	const char *s;
 	bool flag = false;
 
@@ -211,26 +196,26 @@ static void fp_value(struct fp *f, Dwarf_Attribute *a, unsigned form)
 	case DW_FORM_strx3:
 	case DW_FORM_strx4:
 	case DW_FORM_GNU_strp_alt:
-		if (!(s = dwarf_formstring(a)))
+		if (!(s = dattr_string(a)))
 			f->never = true;
 		else
 			fp_mix(f, (uint64_t)(uintptr_t)s);
 		break;
 	case DW_FORM_string:
-		if (!(s = dwarf_formstring(a)))
+		if (!(s = dattr_string(a)))
 			f->never = true;
 		else
 			fp_bytes(f, s, strlen(s));
 		break;
 	case DW_FORM_flag:
 	case DW_FORM_flag_present:
-		if (dwarf_formflag(a, &flag) != 0)
+		if (dattr_flag(a, &flag) != 0)
 			f->never = true;
 		fp_mix(f, flag);
 		break;
 	case DW_FORM_sdata:
 	case DW_FORM_implicit_const:
-		if (dwarf_formsdata(a, &sv) != 0)
+		if (dattr_sdata(a, &sv) != 0)
 			f->never = true;
 		fp_mix(f, (uint64_t)sv);
 		break;
@@ -239,7 +224,7 @@ static void fp_value(struct fp *f, Dwarf_Attribute *a, unsigned form)
 	case DW_FORM_data4:
 	case DW_FORM_data8:
 	case DW_FORM_udata:
-		if (dwarf_formudata(a, &u) != 0)
+		if (dattr_udata(a, &u) != 0)
 			f->never = true;
 		fp_mix(f, u);
 		break;
@@ -249,35 +234,35 @@ static void fp_value(struct fp *f, Dwarf_Attribute *a, unsigned form)
 	case DW_FORM_block2:
 	case DW_FORM_block4:
 	case DW_FORM_data16:
-		if (dwarf_formblock(a, &blk) != 0)
+		if (dattr_block(a, &blk, &blen) != 0)
 			f->never = true;
 		else
-			fp_bytes(f, blk.data, blk.length);
+			fp_bytes(f, blk, blen);
 		break;
 	default:
 		f->never = true;
 	}
 }
 
-static int fp_attr(Dwarf_Attribute *a, void *arg)
+static int fp_attr(struct dattr *a, void *arg)
 {
 	struct fp_walk *w = arg;
 	struct fp *f = w->f;
-	unsigned at = dwarf_whatattr(a), form = dwarf_whatform(a);
-	Dwarf_Word u = 0;
+	unsigned at = a->at, form = a->form;
+	uint64_t u = 0;
 
 	if (at == DW_AT_sibling)
-		return DWARF_CB_OK;
+		return 0;
 	/* producers pick the smallest form per unit; where reading takes
 	 * any constant form as an unsigned number, only that number counts */
-	if (udata_attr(at) && const_form(form)) {
-		if (dwarf_formudata(a, &u) != 0)
+	if (fp_udata_attr(at) && fp_const_form(form)) {
+		if (dattr_udata(a, &u) != 0)
 			f->never = true;
 		else if (at == DW_AT_decl_file)
 			u = (uintptr_t)decl_file_name(w->r, u); /* interned */
 		fp_mix(f, (uint64_t)at << 16 | 0xffff);
 		fp_mix(f, u);
-		return f->never ? DWARF_CB_ABORT : DWARF_CB_OK;
+		return f->never;
 	}
 	fp_mix(f, (uint64_t)at << 16 | form);
 	switch (form) {
@@ -294,47 +279,58 @@ static int fp_attr(Dwarf_Attribute *a, void *arg)
 		fp_value(f, a, form);
 	}
 	if (f->never) {
-		(void)dwarf_errno(); /* reading in full reports it */
-		return DWARF_CB_ABORT;
+		if (!w->r->own)
+			(void)dwarf_errno(); /* reading in full reports it */
+		return 1;
 	}
-	return DWARF_CB_OK;
+	return 0;
 }
 
 /* Fingerprint of DIE into F: its children too, unless it is a named
  * aggregate below the top (DEPTH 0) of the walk.  Only DIEs that a
  * reference can reach are memoised, not CHILDren (members, enumerators,
  * parameters, subranges), which only their parent reaches. */
-void fp_die(struct reader *r, Dwarf_Die *die, struct fp *f, unsigned depth,
+void fp_die(struct reader *r, struct die *die, struct fp *f, unsigned depth,
 	    bool child)
 {
-	Dwarf_Off off = dwarf_dieoffset(die);
-	int tag = dwarf_tag(die);
-	bool named_agg = is_aggregate(tag) && dwarf_hasattr(die, DW_AT_name);
-	bool deep = depth == 0 || !named_agg;
-	struct fp_walk w = { .r = r, .f = f, .depth = depth, .tag = tag };
-	struct memo_ent *e;
-	Dwarf_Die c;
+	Dwarf_Off off;
+	int tag;
+	bool named_agg, deep;
+	struct fp_walk w = { .r = r, .f = f, .depth = depth };
+	struct fpm_ent *e;
+	struct die c;
 	int rc;
 
+	if (die_own(die)) {
+		fpo_die(r, &die->o, f, depth, child);
+		return;
+	}
+	off = die_offset(die);
+	w.tag = tag = die_tag(die);
+	named_agg = is_aggregate(tag) && die_has_attr(die, DW_AT_name);
+	deep = depth == 0 || !named_agg;
+
 	/* the one deep walk of a named aggregate is not memoised */
-	e = child || (named_agg && depth == 0) ? NULL : memo_slot(r, off);
-	if (e && e->fp_state == FP_DONE) {
+	e = child || (named_agg && depth == 0) ? NULL : fpm_slot(r, off);
+	if (e && e->state == FP_DONE) {
 		f->h[0] = e->fp[0];
 		f->h[1] = e->fp[1];
 		return;
 	}
-	if ((e && e->fp_state != FP_NONE) || depth > KABI_MAX_TYPE_DEPTH ||
-	    (tag == DW_TAG_enumeration_type && !named_agg)) {
-		f->never = true; /* a cycle, too deep, or an anonymous enum */
+	if ((e && e->state != FP_NONE) || depth > KABI_MAX_TYPE_DEPTH ||
+	    (tag == DW_TAG_enumeration_type && !named_agg && depth > 0)) {
+		/* a cycle, too deep, or a use of an anonymous enum: reading
+		 * it decides whether that enum is listed (read.c) */
+		f->never = true;
 		return;
 	}
 	if (e)
-		e->fp_state = FP_BUSY;
+		e->state = FP_BUSY;
 	fp_mix(f, (uint64_t)tag);
-	if (dwarf_getattrs(die, fp_attr, &w, 0) != 1)
+	if (die_attrs(die, fp_attr, &w) != 0)
 		f->never = true;
-	if (deep && !f->never && dwarf_haschildren(die)) {
-		rc = dwarf_child(die, &c);
+	if (deep && !f->never && die_has_children(die)) {
+		rc = die_child(die, &c);
 		while (rc == 0 && !f->never) {
 			struct fp t = { .h = { 0, 0 } };
 
@@ -342,7 +338,7 @@ void fp_die(struct reader *r, Dwarf_Die *die, struct fp *f, unsigned depth,
 			f->never |= t.never;
 			fp_mix(f, t.h[0]);
 			fp_mix(f, t.h[1]);
-			rc = dwarf_siblingof(&c, &c);
+			rc = die_sibling(&c, &c);
 		}
 		if (rc < 0)
 			f->never = true;
@@ -350,8 +346,8 @@ void fp_die(struct reader *r, Dwarf_Die *die, struct fp *f, unsigned depth,
 	fp_end(f);
 	if (!e)
 		return;
-	e = memo_slot(r, off); /* the table may have grown */
-	e->fp_state = f->never ? FP_NEVER : FP_DONE;
+	e = fpm_slot(r, off); /* the table may have moved */
+	e->state = f->never ? FP_NEVER : FP_DONE;
 	e->fp[0] = f->h[0];
 	e->fp[1] = f->h[1];
 }

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kabi.h"
+#include "hash.h"
+#include "util.h"
 
 void hset_init(struct hset *s, size_t size, size_t nslots)
 {

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct hset {
 	void *slots;   /* nslots entries of size bytes, zeroed when new */
@@ -61,6 +62,27 @@ static inline void *hset_find(const struct hset *s, uint64_t h,
 			return e;
 		i = (i + 1) & mask;
 	}
+}
+
+/* Eight bytes a step, multiply and fold; for interning and dedup keys only. */
+static inline uint64_t hash_bytes(const void *p, size_t n, uint64_t seed)
+{
+	const unsigned char *c = p;
+	uint64_t h = seed ^ (n * UINT64_C(0x9e3779b97f4a7c15)), w;
+
+	for (; n >= 8; n -= 8, c += 8) {
+		memcpy(&w, c, 8);
+		h = (h ^ w) * UINT64_C(0xff51afd7ed558ccd);
+		h ^= h >> 32;
+	}
+	if (n) {
+		w = 0;
+		memcpy(&w, c, n);
+		h = (h ^ w) * UINT64_C(0xc4ceb9fe1a85ec53);
+	}
+	h ^= h >> 33;
+	h *= UINT64_C(0xff51afd7ed558ccd);
+	return h ^ (h >> 33);
 }
 
 #endif

@@ -19,86 +19,12 @@
 #include <stdio.h>
 
 #include "hash.h"
+#include "strtab.h"
+#include "util.h"
 
-/* Exit status bits, compatible with abidiff(1). */
-enum {
-	KABI_EXIT_OK = 0,
-	KABI_EXIT_ERROR = 1,
-	KABI_EXIT_USAGE = 2,
-	KABI_EXIT_CHANGE = 4,
-	KABI_EXIT_INCOMPATIBLE = 8,
-};
-
-/* Limits against pathological input; see Documentation/kabi.rst. */
+/* Limits against pathological input; see kabi(1), LIMITS. */
 #define KABI_MAX_TYPE_DEPTH 256	      /* nesting of one type reference chain */
 #define KABI_MAX_NAME_STEPS (1 << 20) /* DIEs visited to spell one type */
-
-/* ---- util.c ---------------------------------------------------------- */
-
-/* The one error helper: prints "kabi: MSG\n" on stderr. */
-void kabi_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Allocation failure is the one thing kabi does not recover from. */
-/* Limit on the memory holding types and names; 0 is none. */
-#define KABI_MEM_LIMIT_DEFAULT (UINT64_C(4) << 30)
-void mem_set_limit(uint64_t bytes);
-
-void *xmalloc(size_t n);
-void *xcalloc(size_t n, size_t sz);
-void *xrealloc(void *p, size_t n);
-/* N zeroed bytes for a table, its pages mapped at once when it is
- * large; freed with ztable_free(P, N), N as given. */
-void *ztable_new(size_t n);
-void ztable_free(void *p, size_t n);
-char *xstrdup(const char *s);
-
-uint64_t hash_bytes(const void *p, size_t n, uint64_t seed);
-
-/* Bump allocator; objects live until arena_release(). */
-struct arena {
-	struct arena_blk *head;
-	size_t blk; /* the next block's size: growing, up to a limit */
-};
-void arena_init(struct arena *a);
-void arena_release(struct arena *a);
-void *arena_alloc(struct arena *a, size_t n);
-
-/* String interning: equal strings get the same pointer. */
-struct strtab;
-struct strtab *strtab_new(void);
-void strtab_free(struct strtab *t);
-const char *strtab_intern(struct strtab *t, const char *s);
-const char *strtab_intern_n(struct strtab *t, const char *s, size_t n);
-/* The same, but S itself (N bytes, then a NUL) becomes the interned
- * string when new, not a copy: S must outlive T. */
-const char *strtab_intern_kept(struct strtab *t, const char *s, size_t n);
-/* Each of the N strings of V (NUL-terminated, outliving T) replaced by
- * its interned string, as strtab_intern_kept does, the table's memory
- * fetched a few strings at a time. */
-void strtab_intern_kept_all(struct strtab *t, const char **v, size_t n);
-/* Start fetching the table's memory that interning S will read. */
-void strtab_prefetch(struct strtab *t, const char *s);
-/* Room for N more strings without growing the table on the way. */
-void strtab_reserve(struct strtab *t, size_t n);
-
-/* Growable string. */
-struct sb {
-	char *buf;
-	size_t len, cap;
-};
-void sb_init(struct sb *b);
-void sb_release(struct sb *b);
-void sb_reset(struct sb *b);
-char *sb_take(struct sb *b); /* the buffer, for the caller to free() */
-void sb_add(struct sb *b, const char *s);
-void sb_addn(struct sb *b, const char *s, size_t n);
-void sb_addf(struct sb *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void sb_addu(struct sb *b, uint64_t v); /* decimal */
-void sb_add2(struct sb *b, const char *x, const char *y);
-const char *sb_str(struct sb *b);
-
-/* JSON string literal of S (with quotes) on F. */
-void json_str(FILE *f, const char *s);
 
 /* ---- model.c --------------------------------------------------------- */
 
@@ -157,6 +83,14 @@ struct ktype {
 };
 
 /* All types of one or more inputs, deduplicated. */
+/* What kabi's DWARF decoder read into a model, when asked to count
+ * (read_opts.count): units, DIEs in them, DIEs decoded, and DIEs only
+ * stepped over by the sizes of their forms; the rest it passed by
+ * DW_AT_sibling without reading.  All 0 for BTF and the libdw reader. */
+struct read_count {
+	uint64_t units, dies, decoded, stepped;
+};
+
 struct model {
 	struct arena arena;
 	struct strtab *strs;
@@ -165,6 +99,7 @@ struct model {
 	/* types[] by ktype.hash: entries hold an index + 1, 0 is unused */
 	struct hset set;
 	struct kept *kept; /* what strs points into, freed with the model */
+	struct read_count count;
 };
 
 struct model *model_new(void);
@@ -200,6 +135,9 @@ const char *enum_value_str(char *buf, const struct ktype *t,
 
 enum kabi_format { FORMAT_AUTO, FORMAT_DWARF, FORMAT_BTF };
 
+/* What decodes DWARF: kabi's own decoder, or libdw (--reader). */
+enum kabi_reader { READER_OWN, READER_LIBDW };
+
 struct read_opts {
 	const char **roots; /* path prefixes to strip from decl_file */
 	size_t nroots;
@@ -207,9 +145,12 @@ struct read_opts {
 	size_t threads;	       /* per input; 0 or 1: read on the caller's */
 	enum kabi_format format; /* FORMAT_AUTO: DWARF if present, else BTF */
 	const char *base_btf;	 /* base of split BTF (a module's) */
+	enum kabi_reader reader;
 	/* leave out what BTF cannot say, in either reader, so that DWARF
 	 * and BTF of one build give one model (kabi(1), "BTF") */
 	bool compat;
+	/* count what kabi's decoder reads, into the model's read_count */
+	bool count;
 };
 
 /* Read every named type of PATH into M.  On failure set *ERR to the one
@@ -219,7 +160,7 @@ struct read_opts {
 int read_file(struct model *m, const char *path, const struct read_opts *o,
 	      char **err);
 
-/* ---- btf.c, btf-load.c ---------------------------------------------- */
+/* ---- btf-load.c ----------------------------------------------------- */
 
 /* As read_file, from BTF: a raw file or an ELF file's .BTF section; with
  * o->base_btf, split BTF on that base. */

@@ -9,7 +9,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "read-int.h"
+#include "die.h"
+#include "lines.h"
 
 /* ---- file names ------------------------------------------------------ */
 
@@ -207,9 +208,75 @@ static unsigned lc_formats(struct lcur *c, uint64_t fmt[][2])
 	return n;
 }
 
+/* Room for N entries in r->lines.lfiles. */
+static void lfiles_reserve(struct reader *r, uint64_t n)
+{
+	if (n > r->lines.lfiles_cap) {
+		r->lines.lfiles_cap = n;
+		r->lines.lfiles =
+			xrealloc(r->lines.lfiles, n * sizeof(*r->lines.lfiles));
+	}
+}
+
+/*
+ * The directory and file tables of a DWARF 2 to 4 line table header at
+ * C (past its version), named as libdw names them:
+ * directory 0 is the unit's compilation directory, a relative name is
+ * joined to its directory (which may be relative), and file 0, which
+ * such tables do not have, is "???".  0, or -1 (C bad).
+ */
+static int line_files_v4(struct reader *r, struct lcur *c, unsigned version,
+			 unsigned offsz)
+{
+	const char **dirs = NULL, *name;
+	uint64_t ndirs = 1, nfiles = 1, dir;
+	size_t cap = 8;
+	unsigned k;
+
+	lc_skip(c, offsz); /* header_length */
+	/* min_inst, (4:) max_ops, is_stmt, line_base, line_range */
+	lc_skip(c, version == 4 ? 5 : 4);
+	k = (unsigned)lc_fixed(c, 1); /* opcode_base */
+	lc_skip(c, k ? k - 1 : 0);
+
+	dirs = xcalloc(cap, sizeof(*dirs));
+	dirs[0] = r->lines.comp_dir;
+	while (!c->bad && (name = lc_string(r, c, DW_FORM_string, 4)) &&
+	       *name) {
+		if (ndirs == cap) {
+			cap *= 2;
+			dirs = xrealloc(dirs, cap * sizeof(*dirs));
+		}
+		dirs[ndirs++] = name;
+	}
+	lfiles_reserve(r, 16);
+	r->lines.lfiles[0][0] = NULL;
+	r->lines.lfiles[0][1] = "???";
+	while (!c->bad && (name = lc_string(r, c, DW_FORM_string, 4)) &&
+	       *name) {
+		dir = lc_uleb(c);
+		lc_uleb(c); /* modification time */
+		lc_uleb(c); /* length */
+		if (c->bad || dir >= ndirs) {
+			c->bad = true;
+			break;
+		}
+		if (nfiles == r->lines.lfiles_cap)
+			lfiles_reserve(r, 2 * nfiles);
+		r->lines.lfiles[nfiles][0] = name[0] == '/' ? NULL : dirs[dir];
+		r->lines.lfiles[nfiles][1] = name;
+		nfiles++;
+	}
+	free(dirs);
+	if (c->bad)
+		return -1;
+	r->lines.nlfiles = nfiles;
+	return 0;
+}
+
 /* The file table of the unit whose line table is at OFF into r->lines.lfiles:
  * 0, or -1 when libdw is to read it. */
-int line_files(struct reader *r, Dwarf_Word off)
+int line_files(struct reader *r, uint64_t off)
 {
 	struct lcur c = { .big_endian = r->big_endian };
 	uint64_t fmt[LINE_MAX_FORMATS][2], len, ndirs, nfiles, i;
@@ -229,7 +296,10 @@ int line_files(struct reader *r, Dwarf_Word off)
 	if (c.bad || len > (uint64_t)(c.end - c.p))
 		return -1;
 	c.end = c.p + len;
-	if (lc_fixed(&c, 2) != 5)
+	k = (unsigned)lc_fixed(&c, 2);
+	if (r->own && k >= 2 && k <= 4)
+		return line_files_v4(r, &c, k, offsz);
+	if (k != 5)
 		return -1;
 	lc_skip(&c, 2);	    /* address and segment selector size */
 	lc_skip(&c, offsz); /* header_length */
@@ -256,11 +326,7 @@ int line_files(struct reader *r, Dwarf_Word off)
 		free(dirs);
 		return -1;
 	}
-	if (nfiles > r->lines.lfiles_cap) {
-		r->lines.lfiles_cap = nfiles;
-		r->lines.lfiles = xrealloc(r->lines.lfiles,
-					   nfiles * sizeof(*r->lines.lfiles));
-	}
+	lfiles_reserve(r, nfiles);
 	for (i = 0; i < nfiles && !c.bad; i++) {
 		const char *name = NULL;
 		uint64_t dir = 0;
@@ -422,7 +488,7 @@ static const char *relative_name(struct reader *r, const char *norm,
 	return rel;
 }
 
-const char *decl_file_name(struct reader *r, Dwarf_Word idx)
+const char *decl_file_name(struct reader *r, uint64_t idx)
 {
 	struct sb raw, norm, root;
 	const char *name, *rel = NULL;
@@ -480,9 +546,9 @@ const char *decl_file_name(struct reader *r, Dwarf_Word idx)
 	return r->lines.file_names[idx];
 }
 
-void get_decl(struct reader *r, Dwarf_Die *die, struct ktype *t)
+void get_decl(struct reader *r, struct die *die, struct ktype *t)
 {
-	Dwarf_Word file, line;
+	uint64_t file, line;
 
 	if (r->opts->compat)
 		return; /* BTF has no declaration files */

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <libgen.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -38,12 +39,34 @@ struct opts {
 	int nfiles;
 };
 
+/* The long options; a verb's table says which it takes, one bit each. */
+enum {
+	OPT_JSON = 256,
+	OPT_ONLY_LAYOUT,
+	OPT_ONLY_COMMON,
+	OPT_LAYOUTS,
+	OPT_SUPP,
+	OPT_ROOT,
+	OPT_TYPE,
+	OPT_KIND,
+	OPT_THREADS,
+	OPT_MAX_MEMORY,
+	OPT_DEBUG_DIR,
+	OPT_FORMAT,
+	OPT_BASE_BTF,
+	OPT_OUTPUT, /* -o too */
+	OPT_READER,
+	OPT_STATS,
+};
+
+#define OPT_BIT(c) (1u << (c - OPT_JSON)) /* C: an OPT_ constant */
+
 struct cmd {
 	const char *name;
 	int (*fn)(struct opts *o);
 	const char *usage;
 	int min_files, max_files;
-	const char *allowed; /* long options this verb takes */
+	unsigned allowed; /* OPT_BIT of each option this verb takes */
 };
 
 static int cmd_dump(struct opts *o);
@@ -54,7 +77,7 @@ static const struct cmd cmds[] = {
 	{ "dump", cmd_dump,
 	  "usage: kabi dump [--json] [--root DIR]... [--type NAME]... [--kind KIND]\n"
 	  "                 [--debug-dir DIR] [--threads N] [--max-memory SIZE]\n"
-	  "                 [-o FILE] FILE...\n"
+	  "                 [--stats] [-o FILE] FILE...\n"
 	  "Print every named struct, union, enum and typedef in the DWARF of the\n"
 	  "FILEs (vmlinux, .o, .ko), sorted and deduplicated.\n"
 	  "  --json         print JSON instead of text\n"
@@ -66,9 +89,16 @@ static const struct cmd cmds[] = {
 	  "  --max-memory SIZE  stop when types and names need more (default 4G, 0: none)\n"
 	  "  --format F     read dwarf or btf (default: DWARF if the file has it, else BTF)\n"
 	  "  --base-btf FILE  the kernel BTF that a module's split BTF builds on\n"
+	  "  --reader R     decode DWARF with kabi's own reader or libdw (default own)\n"
+	  "  --stats        say on stderr how many DIEs kabi's own reader decoded\n"
 	  "  -o FILE        write to FILE (atomically) instead of standard output\n",
 	  1, -1,
-	  "json root type kind debug-dir threads max-memory format base-btf output" },
+	  OPT_BIT(OPT_JSON) | OPT_BIT(OPT_ROOT) | OPT_BIT(OPT_TYPE) |
+		  OPT_BIT(OPT_KIND) | OPT_BIT(OPT_DEBUG_DIR) |
+		  OPT_BIT(OPT_THREADS) | OPT_BIT(OPT_MAX_MEMORY) |
+		  OPT_BIT(OPT_FORMAT) | OPT_BIT(OPT_BASE_BTF) |
+		  OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_READER) |
+		  OPT_BIT(OPT_STATS) },
 	{ "diff", cmd_diff,
 	  "usage: kabi diff [--json [--layouts]] [--only-layout] [--only-common]\n"
 	  "                 [--suppressions FILE] [--root DIR]... [--type NAME]...\n"
@@ -76,8 +106,8 @@ static const struct cmd cmds[] = {
 	  "                 [--threads N] [--max-memory SIZE] OLD NEW\n"
 	  "Compare the types of two builds and report layout changes.\n"
 	  "  --json               print JSON instead of text\n"
-	  "  --only-layout        ignore changes that only touch typedef names\n"
-	  "  --only-common        compare only the types both sides name\n"
+	  "  --only-layout        ignore changes of typedef names or qualifiers alone\n"
+	  "  --only-common        compare only the types both sides have\n"
 	  "  --layouts            with --json, each changed type with both layouts\n"
 	  "  --suppressions FILE  hide changes matched by [suppress_type] sections\n"
 	  "  --root DIR           make declaration paths relative to DIR (repeatable)\n"
@@ -88,12 +118,19 @@ static const struct cmd cmds[] = {
 	  "  --max-memory SIZE    stop when types and names need more (default 4G, 0: none)\n"
 	  "  --format F           read dwarf or btf (default: DWARF if the file has it, else BTF)\n"
 	  "  --base-btf FILE      the kernel BTF that a module's split BTF builds on\n"
+	  "  --reader R           decode DWARF with kabi's own reader or libdw (default own)\n"
 	  "  -o FILE              write to FILE (atomically) instead of standard output\n"
 	  "DWARF against BTF compares only what BTF records (kabi(1), BTF).\n"
 	  "Exit status: 0 identical, bits 1 error, 2 usage, 4 changes, 8 incompatible.\n",
 	  2, 2,
-	  "json only-layout only-common layouts suppressions root type kind debug-dir threads max-memory format base-btf output" },
-	{ "help", cmd_help, "usage: kabi help [VERB]\n", 0, 1, "" },
+	  OPT_BIT(OPT_JSON) | OPT_BIT(OPT_ONLY_LAYOUT) |
+		  OPT_BIT(OPT_ONLY_COMMON) | OPT_BIT(OPT_LAYOUTS) |
+		  OPT_BIT(OPT_SUPP) | OPT_BIT(OPT_ROOT) | OPT_BIT(OPT_TYPE) |
+		  OPT_BIT(OPT_KIND) | OPT_BIT(OPT_DEBUG_DIR) |
+		  OPT_BIT(OPT_THREADS) | OPT_BIT(OPT_MAX_MEMORY) |
+		  OPT_BIT(OPT_FORMAT) | OPT_BIT(OPT_BASE_BTF) |
+		  OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_READER) },
+	{ "help", cmd_help, "usage: kabi help [VERB]\n", 0, 1, 0 },
 };
 
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
@@ -304,6 +341,29 @@ static struct model **load_all(const struct opts *o, char **files, int n)
 	return l.models;
 }
 
+/* What kabi's decoder read of each of FILES (models V), on stderr. */
+static void print_counts(char **files, struct model *const *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const struct read_count *c = &v[i]->count;
+
+		if (!c->units) {
+			fprintf(stderr,
+				"kabi: '%s': no DWARF read by kabi's reader (BTF, or --reader libdw)\n",
+				files[i]);
+			continue;
+		}
+		fprintf(stderr,
+			"kabi: '%s': %" PRIu64 " units, %" PRIu64
+			" DIEs: %" PRIu64 " decoded, %" PRIu64
+			" stepped over, %" PRIu64 " not reached\n",
+			files[i], c->units, c->dies, c->decoded, c->stepped,
+			c->dies - c->decoded - c->stepped);
+	}
+}
+
 /* One model of all FILES, deduplicated across them. */
 static struct model *load(const struct opts *o, char **files, int n)
 {
@@ -312,6 +372,8 @@ static struct model *load(const struct opts *o, char **files, int n)
 
 	if (!v)
 		return NULL;
+	if (o->read.count)
+		print_counts(files, v, n);
 	m = v[0];
 	for (i = 1; i < n; i++) {
 		model_merge(m, v[i]);
@@ -414,22 +476,6 @@ free_models:
 
 /* ---- options --------------------------------------------------------- */
 
-enum {
-	OPT_JSON = 256,
-	OPT_ONLY_LAYOUT,
-	OPT_ONLY_COMMON,
-	OPT_LAYOUTS,
-	OPT_SUPP,
-	OPT_ROOT,
-	OPT_TYPE,
-	OPT_KIND,
-	OPT_THREADS,
-	OPT_MAX_MEMORY,
-	OPT_DEBUG_DIR,
-	OPT_FORMAT,
-	OPT_BASE_BTF
-};
-
 static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "only-layout", no_argument, NULL, OPT_ONLY_LAYOUT },
@@ -444,7 +490,9 @@ static const struct option long_opts[] = {
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "base-btf", required_argument, NULL, OPT_BASE_BTF },
-	{ "output", required_argument, NULL, 'o' },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "reader", required_argument, NULL, OPT_READER },
+	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -560,6 +608,21 @@ static int opt_format(const struct cmd *cmd, const char *arg, struct opts *o)
 	return 0;
 }
 
+/* --reader ARG; 0, or KABI_EXIT_USAGE (reported). */
+static int opt_reader(const struct cmd *cmd, const char *arg, struct opts *o)
+{
+	if (strcmp(arg, "own") == 0) {
+		o->read.reader = READER_OWN;
+	} else if (strcmp(arg, "libdw") == 0) {
+		o->read.reader = READER_LIBDW;
+	} else {
+		kabi_err("%s: --reader takes own or libdw, not '%s'", cmd->name,
+			 arg);
+		return KABI_EXIT_USAGE;
+	}
+	return 0;
+}
+
 /* Option C with argument ARG into O; 0, or KABI_EXIT_USAGE (reported). */
 static int set_opt(const struct cmd *cmd, int c, char *arg, struct opts *o)
 {
@@ -608,8 +671,13 @@ static int set_opt(const struct cmd *cmd, int c, char *arg, struct opts *o)
 	case OPT_BASE_BTF:
 		o->read.base_btf = arg;
 		break;
-	case 'o':
+	case OPT_OUTPUT:
 		o->output = arg;
+		break;
+	case OPT_READER:
+		return opt_reader(cmd, arg, o);
+	case OPT_STATS:
+		o->read.count = true;
 		break;
 	}
 	return 0;
@@ -638,10 +706,12 @@ static int parse_opts(const struct cmd *cmd, int argc, char **argv,
 			o->help = true;
 			continue;
 		}
+		if (c == 'o')
+			c = OPT_OUTPUT;
 		/* every verb parses the same set; reject what it does not take */
-		if (!strstr(cmd->allowed, c == 'o' ? "output" : opt_name(c))) {
+		if (!(cmd->allowed & OPT_BIT(c))) {
 			kabi_err("%s: option '--%s' does not apply", cmd->name,
-				 c == 'o' ? "output" : opt_name(c));
+				 opt_name(c));
 			return KABI_EXIT_USAGE;
 		}
 		rc = set_opt(cmd, c, optarg, o);

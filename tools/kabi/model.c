@@ -417,6 +417,10 @@ void model_merge(struct model *dst, const struct model *src)
 
 	for (i = 0; i < src->ntypes; i++)
 		add(dst, src->types[i], true);
+	dst->count.units += src->count.units;
+	dst->count.dies += src->count.dies;
+	dst->count.decoded += src->count.decoded;
+	dst->count.stepped += src->count.stepped;
 }
 
 /* A type with the start of its sort order in one number: the kind, then

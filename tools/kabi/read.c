@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Reading: ELF checks, then one pass over the CU-level DIEs of every unit.
+ * Reading DWARF: one pass over the CU-level DIEs of every unit, the units
+ * split across threads.
  *
  * Only CU-level struct, union, enum and typedef DIEs start a type; in C
  * every type is defined at CU level, so subprogram and variable subtrees
@@ -9,106 +10,24 @@
  * not depend on DIE order.
  */
 #include <dwarf.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "read-int.h"
+#include "die.h"
+#include "emit.h"
+#include "fingerprint.h"
+#include "input.h"
+#include "lines.h"
+#include "reader.h"
+#include "spell.h"
 
-void rd_fail(struct reader *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-void rd_fail(struct reader *r, const char *fmt, ...)
+static void read_top(struct reader *r, struct die *die)
 {
-	char msg[512];
-	va_list ap;
-
-	if (r->failed)
-		return;
-	r->failed = true;
-	r->fail_unit = r->unit;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	{
-		struct sb b;
-
-		sb_init(&b);
-		sb_add2(&b, "cannot read '", r->path);
-		sb_add2(&b, "': ", msg);
-		*r->err = sb_take(&b);
-	}
-}
-
-void rd_dwfail(struct reader *r, const char *call)
-{
-	rd_fail(r, "%s: %s", call, dwarf_errmsg(-1));
-}
-
-const char *intern(struct reader *r, const char *s)
-{
-	return strtab_intern(r->model->strs, s);
-}
-
-/* ---- attributes ------------------------------------------------------ */
-
-/* 1 present, 0 absent, -1 error (reported) */
-int attr_udata(struct reader *r, Dwarf_Die *die, unsigned at, Dwarf_Word *out)
-{
-	Dwarf_Attribute a;
-
-	if (!dwarf_attr(die, at, &a))
-		return 0;
-	if (dwarf_formudata(&a, out) != 0) {
-		rd_dwfail(r, "dwarf_formudata");
-		return -1;
-	}
-	return 1;
-}
-
-/* DW_AT_byte_size, which must fit the model's signed sizes; 1, 0, -1 */
-int attr_size(struct reader *r, Dwarf_Die *die, Dwarf_Word *out)
-{
-	int rc = attr_udata(r, die, DW_AT_byte_size, out);
-
-	if (rc == 1 && *out > (Dwarf_Word)INT64_MAX / 8) {
-		rd_fail(r,
-			"DW_AT_byte_size %" PRIu64
-			" too large at DIE 0x%" PRIx64,
-			(uint64_t)*out, (uint64_t)dwarf_dieoffset(die));
-		return -1;
-	}
-	return rc;
-}
-
-int attr_flag(Dwarf_Die *die, unsigned at)
-{
-	Dwarf_Attribute a;
-	bool f = false;
-
-	if (!dwarf_attr(die, at, &a) || dwarf_formflag(&a, &f) != 0)
-		return 0;
-	return f;
-}
-
-/* DW_AT_type target; 1 found, 0 none (void), -1 error */
-int attr_type(struct reader *r, Dwarf_Die *die, Dwarf_Die *out)
-{
-	Dwarf_Attribute a;
-
-	if (!dwarf_attr(die, DW_AT_type, &a))
-		return 0;
-	if (!dwarf_formref_die(&a, out)) {
-		rd_dwfail(r, "dwarf_formref_die");
-		return -1;
-	}
-	return 1;
-}
-
-static void read_top(struct reader *r, Dwarf_Die *die)
-{
-	int tag = dwarf_tag(die);
+	int tag = die_tag(die);
 	const char *name;
 	struct fp f = { .h = { (uint64_t)r->addr_size, 0 } };
 
@@ -116,7 +35,7 @@ static void read_top(struct reader *r, Dwarf_Die *die)
 		return;
 	if (attr_flag(die, DW_AT_declaration))
 		return;
-	name = dwarf_diename(die);
+	name = die_name(die);
 	if (!name) {
 		/* anonymous structs and unions are emitted where used; so are
 		 * anonymous enums, unless no use in this CU names them */
@@ -153,16 +72,16 @@ static void read_top(struct reader *r, Dwarf_Die *die)
 
 /* Types declared inside function DIE (and its blocks), which BTF holds
  * as it holds any other: read against BTF only. */
-static void read_scope(struct reader *r, Dwarf_Die *die, unsigned depth)
+static void read_scope(struct reader *r, struct die *die, unsigned depth)
 {
-	Dwarf_Die c;
+	struct die c;
 	int rc, tag;
 
 	if (depth > KABI_MAX_TYPE_DEPTH)
 		return;
-	for (rc = dwarf_child(die, &c); rc == 0 && !r->failed;
-	     rc = dwarf_siblingof(&c, &c)) {
-		tag = dwarf_tag(&c);
+	for (rc = die_child(die, &c); rc == 0 && !r->failed;
+	     rc = die_sibling(&c, &c)) {
+		tag = die_tag(&c);
 		if (tag == DW_TAG_lexical_block || tag == DW_TAG_subprogram)
 			read_scope(r, &c, depth + 1);
 		else
@@ -172,6 +91,22 @@ static void read_scope(struct reader *r, Dwarf_Die *die, unsigned depth)
 		rd_dwfail(r, "dwarf_siblingof");
 }
 
+/* A file-scope anonymous enum no use named, listed unless this reader
+ * listed the same before: every unit that includes a header with such
+ * an enum has a copy, and its fingerprint says what listing it reads. */
+static void anon_top(struct reader *r, struct die *die)
+{
+	struct fp f = { .h = { (uint64_t)r->addr_size, 1 } };
+
+	fp_die(r, die, &f, 0, true);
+	f.h[0] |= !f.h[0] && !f.h[1];
+	if (!f.never && seen_has(r, f.h))
+		return;
+	anon_enum_top(r, die);
+	if (!f.never && !r->failed)
+		seen_add(r, f.h);
+}
+
 static int off_cmp(const void *a, const void *b)
 {
 	Dwarf_Off x = *(const Dwarf_Off *)a, y = *(const Dwarf_Off *)b;
@@ -179,45 +114,81 @@ static int off_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void read_unit(struct reader *r, Dwarf_Die *cudie)
+/* The file table of the unit of CUDIE into r->lines; 0, or -1 after
+ * rd_fail (kabi's decoder reads every table it is given). */
+static int unit_files(struct reader *r, struct die *cudie)
 {
-	Dwarf_Die c;
-	Dwarf_Attribute a;
-	Dwarf_Word stmt;
-	size_t i;
-	int rc;
+	struct dattr a;
+	uint64_t stmt;
 
-	r->cudie = *cudie;
 	r->lines.comp_dir = NULL;
-	if (dwarf_attr(cudie, DW_AT_comp_dir, &a))
-		r->lines.comp_dir = dwarf_formstring(&a);
+	if (die_attr(cudie, DW_AT_comp_dir, &a))
+		r->lines.comp_dir = dattr_string(&a);
+	/* file names are memoised by the addresses of their strings, and
+	 * a unit read from a copy (read_own) has its strings there */
+	if (r->lines.comp_dir && die_own(cudie))
+		r->lines.comp_dir = intern(r, r->lines.comp_dir);
 	r->lines.files = NULL;
 	r->lines.nfiles = 0;
 	r->lines.own_files = false;
-	if (dwarf_attr(cudie, DW_AT_stmt_list, &a) &&
-	    dwarf_formudata(&a, &stmt) == 0 && line_files(r, stmt) == 0) {
+	if (die_attr(cudie, DW_AT_stmt_list, &a) &&
+	    dattr_udata(&a, &stmt) == 0 && line_files(r, stmt) == 0) {
 		r->lines.own_files = true;
 		r->lines.nfiles = r->lines.nlfiles;
-	} else if (dwarf_getsrcfiles(cudie, &r->lines.files,
+	} else if (die_own(cudie)) {
+		if (r->dec->failed) {
+			rd_dwfail(r, "dwarf_getsrcfiles");
+			return -1;
+		}
+		if (die_has_attr(cudie, DW_AT_stmt_list)) {
+			rd_fail(r,
+				"line table header of the unit at .debug_info offset 0x%" PRIx64
+				" is corrupt or uses a form kabi does not read",
+				die_offset(cudie));
+			return -1;
+		}
+	} else if (dwarf_getsrcfiles(&cudie->dw, &r->lines.files,
 				     &r->lines.nfiles) != 0) {
 		r->lines.files = NULL;
 		r->lines.nfiles = 0;
 		(void)dwarf_errno(); /* a unit without line table has no decl_file */
 	}
+	return 0;
+}
+
+/* A failure kabi's decoder keeps, reported. */
+static bool dec_check(struct reader *r)
+{
+	if (r->own && r->dec->failed && !r->failed)
+		rd_dwfail(r, "");
+	return r->failed;
+}
+
+static void read_unit(struct reader *r, struct die *cudie)
+{
+	struct die c;
+	size_t i;
+	int rc;
+
+	if (unit_files(r, cudie) != 0)
+		return;
 	free(r->lines.file_names);
 	r->lines.file_names = xcalloc(r->lines.nfiles ? r->lines.nfiles : 1,
 				      sizeof(*r->lines.file_names));
 	memo_clear(r);
+	fp_clear(r);
 
 	r->spell.ndone = 0;
 	r->nanon_enums = 0;
-	rc = dwarf_child(cudie, &c);
+	rc = die_child(cudie, &c);
 	while (rc == 0 && !r->failed) {
-		if (r->opts->compat && dwarf_tag(&c) == DW_TAG_subprogram)
+		if (r->opts->compat && die_tag(&c) == DW_TAG_subprogram)
 			read_scope(r, &c, 0);
 		else
 			read_top(r, &c);
-		rc = dwarf_siblingof(&c, &c);
+		if (dec_check(r))
+			return;
+		rc = die_sibling(&c, &c);
 	}
 	if (rc < 0)
 		rd_dwfail(r, "dwarf_siblingof");
@@ -225,12 +196,12 @@ static void read_unit(struct reader *r, Dwarf_Die *cudie)
 		qsort(r->spell.done, r->spell.ndone, sizeof(*r->spell.done),
 		      off_cmp);
 	for (i = 0; i < r->nanon_enums && !r->failed; i++) {
-		Dwarf_Off off = dwarf_dieoffset(&r->anon_enums[i]);
+		Dwarf_Off off = die_offset(&r->anon_enums[i]);
 
 		if (!r->spell.ndone ||
 		    !bsearch(&off, r->spell.done, r->spell.ndone,
 			     sizeof(*r->spell.done), off_cmp))
-			anon_enum_top(r, &r->anon_enums[i]);
+			anon_top(r, &r->anon_enums[i]);
 	}
 }
 
@@ -276,27 +247,42 @@ static int check_units(struct reader *r, Dwarf *dw)
 	return 0;
 }
 
-/* Read the units whose index is SLOT modulo STRIDE. */
+/* Whether unit DIE CUDIE of a unit of UNIT_TYPE is split DWARF, which
+ * kabi does not read: then failed. */
+static bool split_unit(struct reader *r, struct die *cudie, unsigned unit_type)
+{
+	if (unit_type != DW_UT_skeleton && unit_type != DW_UT_split_compile &&
+	    unit_type != DW_UT_split_type &&
+	    !die_has_attr(cudie, DW_AT_GNU_dwo_id) &&
+	    !die_has_attr(cudie, DW_AT_GNU_dwo_name) &&
+	    !die_has_attr(cudie, DW_AT_dwo_name))
+		return false;
+	rd_fail(r,
+		"split DWARF (skeleton unit, types in a .dwo file) is not supported");
+	return true;
+}
+
+/* Read the units whose index is SLOT modulo STRIDE, with libdw. */
 static void read_dwarf(struct reader *r, Dwarf *dw, size_t stride, size_t slot)
 {
 	Dwarf_CU *cu = NULL, *next;
 	Dwarf_Half version;
 	uint8_t unit_type;
-	Dwarf_Die cudie, subdie;
+	struct die cudie = { .o.a = NULL }, subdie = { .o.a = NULL };
 	size_t idx = 0;
 	int rc;
 
 	line_sections(r, dw);
 	while (!r->failed &&
 	       (rc = dwarf_get_units(dw, cu, &next, &version, &unit_type,
-				     &cudie, &subdie)) == 0) {
+				     &cudie.dw, &subdie.dw)) == 0) {
 		uint8_t asz = 0, osz = 0;
 
 		cu = next;
 		r->unit = idx;
 		if (idx++ % stride != slot)
 			continue;
-		info_release(r, dwarf_dieoffset(&cudie));
+		info_release(r, die_offset(&cudie));
 		if (version < 2 || version > 5) {
 			rd_fail(r, "unsupported DWARF version %u", version);
 			return;
@@ -309,17 +295,9 @@ static void read_dwarf(struct reader *r, Dwarf *dw, size_t stride, size_t slot)
 				unit_type);
 			return;
 		}
-		if (unit_type == DW_UT_skeleton ||
-		    unit_type == DW_UT_split_compile ||
-		    unit_type == DW_UT_split_type ||
-		    dwarf_hasattr(&cudie, DW_AT_GNU_dwo_id) ||
-		    dwarf_hasattr(&cudie, DW_AT_GNU_dwo_name) ||
-		    dwarf_hasattr(&cudie, DW_AT_dwo_name)) {
-			rd_fail(r,
-				"split DWARF (skeleton unit, types in a .dwo file) is not supported");
+		if (split_unit(r, &cudie, unit_type))
 			return;
-		}
-		if (!dwarf_diecu(&cudie, &cudie, &asz, &osz)) {
+		if (!dwarf_diecu(&cudie.dw, &cudie.dw, &asz, &osz)) {
 			rd_dwfail(r, "dwarf_diecu");
 			return;
 		}
@@ -333,6 +311,97 @@ static void read_dwarf(struct reader *r, Dwarf *dw, size_t stride, size_t slot)
 	}
 	if (!r->failed && rc < 0)
 		rd_dwfail(r, "dwarf_get_units");
+}
+
+/*
+ * Unit U of .debug_info read into r->ubuf, when the file holds the
+ * section as it is.  A unit is read whole, and its copy reused for the
+ * next: mapping the section and giving its pages back once read
+ * (info_release) spent more time in the kernel than reading took.  0, or
+ * -1 (failed).
+ */
+static int unit_copy(struct reader *r, struct unit *u)
+{
+	uint64_t n = u->end - u->off;
+	ssize_t got;
+
+	if (r->info_fd < 0 || u->types)
+		return 0;
+	if (n > r->ubuf_cap) {
+		free(r->ubuf);
+		r->ubuf_cap = n;
+		r->ubuf = xmalloc(n);
+	}
+	got = pread(r->info_fd, r->ubuf, n, (off_t)(r->info_foff + u->off));
+	if (got != (ssize_t)n) {
+		rd_fail(r, "pread: %s",
+			got < 0 ? strerror(errno) :
+				  "file shorter than its sections");
+		return -1;
+	}
+	dec_unit_data(u, r->ubuf);
+	return 0;
+}
+
+/* Read the units whose index is SLOT modulo STRIDE, with kabi's decoder.
+ * A type unit is read as a compilation unit is: its unit DIE's children
+ * are the type and what it needs. */
+static void read_own(struct reader *r, size_t stride, size_t slot)
+{
+	struct dec *d = r->dec;
+	struct die cudie = { .o.a = NULL };
+	size_t i;
+
+	for (i = slot; i < d->nunits && !r->failed; i += stride) {
+		struct unit *u = &d->units[i];
+
+		r->unit = i;
+		if (unit_copy(r, u) != 0)
+			return;
+		if (dec_unit_die(u, &cudie.o) != 0) {
+			dec_check(r);
+			return;
+		}
+		if (split_unit(r, &cudie, u->unit_type))
+			return;
+		r->addr_size = u->addr_size;
+		read_unit(r, &cudie);
+		dec_unit_data(u, NULL);
+		dec_unit_done(u);
+		dec_check(r);
+	}
+}
+
+/* dec->peek: .debug_info read from the file, not its mapping. */
+static int peek_file(void *ctx, uint64_t off, void *buf, size_t n)
+{
+	const struct reader *r = ctx;
+
+	return pread(r->info_fd, buf, n, (off_t)(r->info_foff + off)) ==
+			       (ssize_t)n ?
+		       0 :
+		       -1;
+}
+
+/* The sections and units of H for kabi's decoder, the units those FROM
+ * (another thread's decoder of the input) found when given; 0, or -1
+ * (failed). */
+static int own_open(struct reader *r, struct handle *h, const struct dec *from)
+{
+	if (input_sections(r, h) != 0)
+		return -1;
+	if (r->info_fd >= 0) {
+		r->dec->peek = peek_file;
+		r->dec->peek_ctx = r;
+	}
+	if (from ? dec_units_share(r->dec, from) != 0 :
+		   dec_units(r->dec) != 0) {
+		dec_check(r);
+		return -1;
+	}
+	if (r->opts->count)
+		dec_tally_start(r->dec);
+	return 0;
 }
 
 static int dir_cmp(const void *a, const void *b)
@@ -381,6 +450,38 @@ static size_t unit_dirs_collect(Dwarf *dw, char ***dirs)
 	return k;
 }
 
+/* The same with kabi's decoder: the comp_dir of every unit DIE. */
+static size_t unit_dirs_own(struct reader *r, char ***dirs)
+{
+	struct dec *d = r->dec;
+	size_t n = 0, i, k = 0;
+	struct sb b;
+
+	*dirs = xcalloc(d->nunits + 1, sizeof(**dirs));
+	sb_init(&b);
+	for (i = 0; i < d->nunits; i++) {
+		char *dir = NULL;
+
+		if (dec_unit_string(&d->units[i], DW_AT_comp_dir, &dir) < 0)
+			break;
+		if (!dir)
+			continue;
+		path_normalise(&b, dir);
+		free(dir);
+		(*dirs)[n++] = xstrdup(sb_str(&b));
+	}
+	sb_release(&b);
+	if (n)
+		qsort(*dirs, n, sizeof(**dirs), dir_cmp);
+	for (i = 0; i < n; i++) {
+		if (k && strcmp((*dirs)[k - 1], (*dirs)[i]) == 0)
+			free((*dirs)[i]);
+		else
+			(*dirs)[k++] = (*dirs)[i];
+	}
+	return k;
+}
+
 static void unit_dirs_free(char **dirs, size_t n)
 {
 	while (n)
@@ -388,12 +489,18 @@ static void unit_dirs_free(char **dirs, size_t n)
 	free(dirs);
 }
 
-/* Entry sizes of the reader's tables, which start empty. */
+/* Entry sizes of the reader's tables, which start empty; the decoder,
+ * unless R reads with libdw. */
 static void reader_init(struct reader *r)
 {
 	hset_init(&r->lines.fnames, sizeof(struct fname_ent), 0);
-	hset_init(&r->spell.memo, sizeof(struct memo_ent), 0);
+	r->spell.memo_gen = 1;
+	r->fpm.gen = 1;
 	hset_init(&r->seen, 2 * sizeof(uint64_t), 0);
+	r->own = r->opts->reader != READER_LIBDW;
+	r->info_fd = -1;
+	if (r->own)
+		r->dec = xcalloc(1, sizeof(*r->dec));
 }
 
 static void reader_release(struct reader *r)
@@ -401,15 +508,28 @@ static void reader_release(struct reader *r)
 	free(r->lines.file_names);
 	free(r->lines.lfiles);
 	hset_release(&r->lines.fnames);
-	hset_release(&r->spell.memo);
+	free(r->spell.ents);
+	free(r->spell.index);
+	fp_release(r);
 	hset_release(&r->seen);
 	free(r->spell.done);
 	free(r->anon_enums);
+	if (r->dec) {
+		/* a thread's, kept for read_file to add to its own */
+		r->tally = r->dec->tally;
+		r->dec->tally = NULL;
+		dec_release(r->dec);
+	}
+	free(r->dec);
+	r->dec = NULL;
+	free(r->ubuf);
+	r->ubuf = NULL;
 }
 
 /* A helper thread: the units of one slot, into a model of its own. */
 struct slot {
 	struct reader r;
+	const struct dec *from; /* slot 0's units, for kabi's decoder */
 	char *err;
 	size_t stride, index;
 	pthread_t tid;
@@ -427,7 +547,10 @@ static void *slot_main(void *arg)
 		handle_close(&h); /* read_file checked it has DWARF */
 	if (rc != 0)
 		return NULL;
-	read_dwarf(&s->r, h.dw, s->stride, s->index);
+	if (!s->r.own)
+		read_dwarf(&s->r, h.dw, s->stride, s->index);
+	else if (own_open(&s->r, &h, s->from) == 0)
+		read_own(&s->r, s->stride, s->index);
 	reader_release(&s->r);
 	handle_close(&h);
 	return NULL;
@@ -435,7 +558,8 @@ static void *slot_main(void *arg)
 
 /* Slots 1 to NSLOTS - 1 of the input of R, each read on a thread of its
  * own, or here when no thread starts; slot 0 is R's. */
-static struct slot *slots_start(const struct reader *r, size_t nslots)
+static struct slot *slots_start(const struct reader *r, size_t nslots,
+				const struct dec *from)
 {
 	struct slot *slots = xcalloc(nslots, sizeof(*slots));
 	size_t i;
@@ -448,10 +572,12 @@ static struct slot *slots_start(const struct reader *r, size_t nslots)
 			.opts = r->opts,
 			.model = model_new(),
 			.err = &s->err,
+			.big_endian = r->big_endian,
 			.lines = { .unit_dirs = r->lines.unit_dirs,
 				   .nunit_dirs = r->lines.nunit_dirs }
 		};
 		reader_init(&s->r);
+		s->from = from;
 		s->stride = nslots;
 		s->index = i;
 		s->started = pthread_create(&s->tid, NULL, slot_main, s) == 0;
@@ -459,6 +585,57 @@ static struct slot *slots_start(const struct reader *r, size_t nslots)
 			slot_main(s); /* no thread: same work, here */
 	}
 	return slots;
+}
+
+/* Join the threads of SLOTS (NSLOTS of them, from 1): keep the failure
+ * of the earliest unit in R, or add their models to R's, and what their
+ * decoders saw to R's decoder's tally. */
+static void slots_finish(struct reader *r, struct slot *slots, size_t nslots)
+{
+	struct reader *first = r->failed ? r : NULL;
+	struct dec_tally *t = r->dec ? r->dec->tally : NULL;
+	size_t i;
+
+	for (i = 1; i < nslots; i++) {
+		struct slot *s = &slots[i];
+
+		if (s->started)
+			pthread_join(s->tid, NULL);
+		if (s->r.failed &&
+		    (!first || s->r.fail_unit < first->fail_unit))
+			first = &s->r;
+	}
+	if (first && first != r) {
+		free(*r->err);
+		*r->err = *first->err;
+		*first->err = NULL;
+		r->failed = true;
+	}
+	for (i = 1; i < nslots; i++) {
+		if (!r->failed)
+			model_merge(r->model, slots[i].r.model);
+		model_free(slots[i].r.model);
+		free(slots[i].err);
+		if (t && slots[i].r.tally)
+			dec_tally_merge(t, slots[i].r.tally);
+		dec_tally_free(slots[i].r.tally);
+	}
+	free(slots);
+}
+
+/* What the decoders of R's input saw (read_opts.count), into R's model. */
+static void count_read(struct reader *r)
+{
+	struct dec_count c;
+
+	if (dec_tally_count(r->dec, &c) != 0) {
+		dec_check(r);
+		return;
+	}
+	r->model->count = (struct read_count){ .units = c.units,
+					       .dies = c.dies,
+					       .decoded = c.decoded,
+					       .stepped = c.stepped };
 }
 
 static size_t count_units(Dwarf *dw)
@@ -474,63 +651,74 @@ static size_t count_units(Dwarf *dw)
 	return n;
 }
 
+/* The units of R's input, checked, and the directories they name; 0, or
+ * -1 (failed). */
+static int units_survey(struct reader *r, struct handle *h, char ***dirs,
+			size_t *ndirs, size_t *nunits)
+{
+	if (!r->own) {
+		if (check_units(r, h->dw) != 0)
+			return -1;
+		*ndirs = unit_dirs_collect(h->dw, dirs);
+		*nunits = count_units(h->dw);
+		return 0;
+	}
+	if (own_open(r, h, NULL) != 0)
+		return -1;
+	*ndirs = unit_dirs_own(r, dirs);
+	*nunits = r->dec->nunits;
+	return dec_check(r) ? -1 : 0;
+}
+
 int read_file(struct model *m, const char *path, const struct read_opts *o,
 	      char **err)
 {
 	struct reader r = { .path = path, .opts = o, .model = m, .err = err };
 	struct slot *slots = NULL;
-	size_t nslots = 1, i;
-	struct reader *first;
+	size_t nslots = 1, nunits = 0;
 	struct handle h;
 	char *dbg = NULL, **dirs = NULL;
 	size_t ndirs = 0;
+	struct dec *snap = NULL;
 
 	reader_init(&r);
-	if (open_with_debug(&r, &h, &dbg) != 0)
+	if (open_with_debug(&r, &h, &dbg) != 0) {
+		reader_release(&r);
 		return -1;
+	}
 	path = r.path;
-	if (check_units(&r, h.dw) != 0)
+	if (units_survey(&r, &h, &dirs, &ndirs, &nunits) != 0) {
+		reader_release(&r);
 		goto out;
-	ndirs = unit_dirs_collect(h.dw, &dirs);
+	}
 	r.lines.unit_dirs = (const char *const *)dirs;
 	r.lines.nunit_dirs = ndirs;
 	/* Large inputs are split by unit across threads, each with its own
 	 * handles, since libdw handles are not shared between threads. */
 	if (o->threads > 1) {
-		nslots = count_units(h.dw) / 64 + 1;
+		nslots = nunits / 64 + 1;
 		if (nslots > o->threads)
 			nslots = o->threads;
 	}
+	/* kabi's decoders of the other threads take the units found here,
+	 * from a copy that the reading here does not touch */
+	if (nslots > 1 && r.own)
+		snap = dec_snapshot(r.dec);
 	if (nslots > 1)
-		slots = slots_start(&r, nslots);
-	read_dwarf(&r, h.dw, nslots, 0);
+		slots = slots_start(&r, nslots, snap);
+	if (r.own)
+		read_own(&r, nslots, 0);
+	else
+		read_dwarf(&r, h.dw, nslots, 0);
+	slots_finish(&r, slots, nslots);
+	if (r.dec && r.dec->tally && !r.failed)
+		count_read(&r);
 	reader_release(&r);
-
-	/* join, keep the failure of the earliest unit, merge the rest */
-	first = r.failed ? &r : NULL;
-	for (i = 1; i < nslots; i++) {
-		struct slot *s = &slots[i];
-
-		if (s->started)
-			pthread_join(s->tid, NULL);
-		if (s->r.failed &&
-		    (!first || s->r.fail_unit < first->fail_unit))
-			first = &s->r;
-	}
-	if (first && first != &r) {
-		free(*err);
-		*err = *first->err;
-		*first->err = NULL;
-		r.failed = true;
-	}
-	for (i = 1; i < nslots; i++) {
-		if (!r.failed)
-			model_merge(m, slots[i].r.model);
-		model_free(slots[i].r.model);
-		free(slots[i].err);
-	}
-	free(slots);
+	if (snap)
+		dec_release(snap);
+	free(snap);
 out:
+	dec_tally_free(r.tally);
 	handle_close(&h);
 	unit_dirs_free(dirs, ndirs);
 	free(dbg);

@@ -6,7 +6,8 @@
 #include <dwarf.h>
 #include <inttypes.h>
 
-#include "read-int.h"
+#include "die.h"
+#include "size.h"
 
 /* ---- sizes ----------------------------------------------------------- */
 
@@ -14,19 +15,19 @@
  * and upper bounds such as 255 as data1 0xff, so only sdata and data8
  * (GCC's -1 upper bound of a zero-length array) are read as signed.
  * 1 read, 0 absent, 2 not a constant (a VLA), -1 error. */
-static int attr_bound(struct reader *r, Dwarf_Die *die, unsigned at,
+static int attr_bound(struct reader *r, struct die *die, unsigned at,
 		      int64_t *out)
 {
-	Dwarf_Attribute a;
-	Dwarf_Word u;
-	Dwarf_Sword sv;
+	struct dattr a;
+	uint64_t u;
+	int64_t sv;
 
-	if (!dwarf_attr(die, at, &a))
+	if (!die_attr(die, at, &a))
 		return 0;
-	switch (dwarf_whatform(&a)) {
+	switch (a.form) {
 	case DW_FORM_sdata:
 	case DW_FORM_implicit_const:
-		if (dwarf_formsdata(&a, &sv) != 0) {
+		if (dattr_sdata(&a, &sv) != 0) {
 			rd_dwfail(r, "dwarf_formsdata");
 			return -1;
 		}
@@ -37,14 +38,13 @@ static int attr_bound(struct reader *r, Dwarf_Die *die, unsigned at,
 	case DW_FORM_data4:
 	case DW_FORM_data8:
 	case DW_FORM_udata:
-		if (dwarf_formudata(&a, &u) != 0) {
+		if (dattr_udata(&a, &u) != 0) {
 			rd_dwfail(r, "dwarf_formudata");
 			return -1;
 		}
-		*out = dwarf_whatform(&a) == DW_FORM_data8 ?
-			       enum_value_signed(u) :
-		       u > INT64_MAX ? INT64_MAX :
-				       (int64_t)u;
+		*out = a.form == DW_FORM_data8 ? enum_value_signed(u) :
+		       u > INT64_MAX	       ? INT64_MAX :
+						 (int64_t)u;
 		return 1;
 	default:
 		return 2;
@@ -53,7 +53,7 @@ static int attr_bound(struct reader *r, Dwarf_Die *die, unsigned at,
 
 /* Element count of a subrange: 1 with *N (0 for [] and [0]), 2 for a
  * variable length, -1 error. */
-int subrange_count(struct reader *r, Dwarf_Die *sub, int64_t *n)
+static int subrange_count(struct reader *r, struct die *sub, int64_t *n)
 {
 	int64_t lo = 0, hi;
 	int rc;
@@ -73,11 +73,11 @@ int subrange_count(struct reader *r, Dwarf_Die *sub, int64_t *n)
 	return 1;
 }
 
-static int64_t array_size(struct reader *r, Dwarf_Die *die)
+static int64_t array_size(struct reader *r, struct die *die)
 {
-	Dwarf_Die sub, elem;
+	struct die sub, elem;
 	int64_t total, n;
-	Dwarf_Word v;
+	uint64_t v;
 	int rc;
 
 	if (attr_size(r, die, &v) == 1)
@@ -87,17 +87,17 @@ static int64_t array_size(struct reader *r, Dwarf_Die *die)
 	total = type_size(r, &elem);
 	if (total < 0)
 		return SIZE_UNKNOWN;
-	rc = dwarf_child(die, &sub);
+	rc = die_child(die, &sub);
 	while (rc == 0) {
-		if (dwarf_tag(&sub) == DW_TAG_subrange_type &&
+		if (die_tag(&sub) == DW_TAG_subrange_type &&
 		    subrange_count(r, &sub, &n) != 1)
 			return SIZE_UNKNOWN;
-		if (dwarf_tag(&sub) == DW_TAG_subrange_type) {
+		if (die_tag(&sub) == DW_TAG_subrange_type) {
 			if (n && total > INT64_MAX / n)
 				return SIZE_UNKNOWN;
 			total *= n;
 		}
-		rc = dwarf_siblingof(&sub, &sub);
+		rc = die_sibling(&sub, &sub);
 	}
 	if (rc < 0) {
 		rd_dwfail(r, "dwarf_siblingof");
@@ -106,14 +106,14 @@ static int64_t array_size(struct reader *r, Dwarf_Die *die)
 	return total;
 }
 
-int64_t type_size(struct reader *r, Dwarf_Die *die)
+int64_t type_size(struct reader *r, struct die *die)
 {
-	Dwarf_Die t = *die;
-	Dwarf_Word v;
+	struct die t = *die;
+	uint64_t v;
 	unsigned hops;
 
 	for (hops = 0; hops < KABI_MAX_TYPE_DEPTH; hops++) {
-		switch (dwarf_tag(&t)) {
+		switch (die_tag(&t)) {
 		case DW_TAG_typedef:
 		case DW_TAG_const_type:
 		case DW_TAG_volatile_type:
@@ -132,8 +132,7 @@ int64_t type_size(struct reader *r, Dwarf_Die *die)
 			if (++r->spell.depth > KABI_MAX_TYPE_DEPTH) {
 				rd_fail(r,
 					"type nesting deeper than %d at DIE 0x%" PRIx64,
-					KABI_MAX_TYPE_DEPTH,
-					(uint64_t)dwarf_dieoffset(&t));
+					KABI_MAX_TYPE_DEPTH, die_offset(&t));
 				return SIZE_UNKNOWN;
 			}
 			{
@@ -147,14 +146,13 @@ int64_t type_size(struct reader *r, Dwarf_Die *die)
 		default:
 			if (attr_size(r, &t, &v) == 1)
 				return (int64_t)v;
-			if (dwarf_tag(&t) == DW_TAG_enumeration_type &&
+			if (die_tag(&t) == DW_TAG_enumeration_type &&
 			    attr_type(r, &t, &t) == 1)
 				continue;
 			return SIZE_UNKNOWN;
 		}
 	}
-	rd_fail(r, "type reference cycle at DIE 0x%" PRIx64,
-		(uint64_t)dwarf_dieoffset(die));
+	rd_fail(r, "type reference cycle at DIE 0x%" PRIx64, die_offset(die));
 	return SIZE_UNKNOWN;
 }
 
@@ -162,7 +160,7 @@ int64_t type_size(struct reader *r, Dwarf_Die *die)
 
 /* Append the bound of subrange SUB to B; 0, or -1 on failure.  [0]
  * (Clang) and [] (GCC) are one layout. */
-int array_bound(struct reader *r, Dwarf_Die *sub, struct sb *b)
+int array_bound(struct reader *r, struct die *sub, struct sb *b)
 {
 	int64_t n;
 
@@ -186,15 +184,14 @@ int array_bound(struct reader *r, Dwarf_Die *sub, struct sb *b)
 
 /* Append the bound of array DIE T as one dimension, the product of all
  * of its subranges; 0, or -1 on failure. */
-int flat_bound(struct reader *r, Dwarf_Die *t, struct sb *b)
+int flat_bound(struct reader *r, struct die *t, struct sb *b)
 {
 	int64_t total = 1, n;
-	Dwarf_Die sub;
+	struct die sub;
 	int rc;
 
-	for (rc = dwarf_child(t, &sub); rc == 0;
-	     rc = dwarf_siblingof(&sub, &sub)) {
-		if (dwarf_tag(&sub) != DW_TAG_subrange_type)
+	for (rc = die_child(t, &sub); rc == 0; rc = die_sibling(&sub, &sub)) {
+		if (die_tag(&sub) != DW_TAG_subrange_type)
 			continue;
 		switch (subrange_count(r, &sub, &n)) {
 		case 1:

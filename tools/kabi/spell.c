@@ -8,71 +8,90 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "read-int.h"
+#include "die.h"
+#include "emit.h"
+#include "size.h"
+#include "spell.h"
 
 /* ---- memo of type names, per CU -------------------------------------- */
-
-static bool memo_used(const void *e, const void *ctx)
-{
-	return ((const struct memo_ent *)e)->gen == *(const uint32_t *)ctx;
-}
 
 static uint64_t memo_hash_off(Dwarf_Off off)
 {
 	return (off * UINT64_C(0x9e3779b97f4a7c15)) >> 20;
 }
 
-static uint64_t memo_hash(const void *e, const void *ctx)
+/* Index NSLOTS slots, the entries of this unit in them. */
+static void memo_index(struct spell *s, size_t nslots)
 {
-	(void)ctx;
-	return memo_hash_off(((const struct memo_ent *)e)->off);
-}
+	uint64_t gen = (uint64_t)s->memo_gen << 32;
+	size_t mask = nslots - 1, h;
+	uint32_t i;
 
-static bool memo_match(const void *e, const void *key, const void *ctx)
-{
-	(void)ctx;
-	return ((const struct memo_ent *)e)->off == *(const Dwarf_Off *)key;
+	free(s->index);
+	s->index = xcalloc(nslots, sizeof(*s->index));
+	s->nslots = nslots;
+	for (i = 0; i < s->nents; i++) {
+		for (h = memo_hash_off(s->ents[i].off) & mask;
+		     s->index[h] >> 32 == s->memo_gen; h = (h + 1) & mask)
+			;
+		s->index[h] = gen | (i + 1);
+	}
 }
 
 struct memo_ent *memo_slot(struct reader *r, Dwarf_Off off)
 {
-	struct hset *s = &r->spell.memo;
-	const uint32_t *gen = &r->spell.memo_gen;
+	struct spell *s = &r->spell;
 	struct memo_ent *e;
+	size_t mask, h;
+	uint64_t slot;
 
-	hset_reserve(s, 4096, memo_used, memo_hash, gen);
-	e = hset_find(s, memo_hash_off(off), memo_used, memo_match, &off, gen);
-	if (e->gen != *gen) {
-		memset(e, 0, sizeof(*e));
-		e->off = off;
-		e->gen = *gen;
-		s->n++;
+	if (2 * ((size_t)s->nents + 1) > s->nslots)
+		memo_index(s, s->nslots ? 2 * s->nslots : 4096);
+	mask = s->nslots - 1;
+	for (h = memo_hash_off(off) & mask;; h = (h + 1) & mask) {
+		slot = s->index[h];
+		if (slot >> 32 != s->memo_gen)
+			break;
+		e = &s->ents[(uint32_t)slot - 1];
+		if (e->off == off)
+			return e;
 	}
+	if (s->nents == s->ents_cap) {
+		s->ents_cap = s->ents_cap ? 2 * s->ents_cap : 1024;
+		s->ents = xrealloc(s->ents, s->ents_cap * sizeof(*s->ents));
+	}
+	e = &s->ents[s->nents++];
+	memset(e, 0, sizeof(*e));
+	e->off = off;
+	s->index[h] = (uint64_t)s->memo_gen << 32 | s->nents;
 	return e;
 }
 
 void memo_clear(struct reader *r)
 {
-	if (++r->spell.memo_gen == 0) {
-		hset_clear(&r->spell.memo);
-		r->spell.memo_gen = 1;
+	struct spell *s = &r->spell;
+
+	if (++s->memo_gen == 0) {
+		if (s->index)
+			memset(s->index, 0, s->nslots * sizeof(*s->index));
+		s->memo_gen = 1;
 	}
-	r->spell.memo.n = 0;
+	s->nents = 0;
 }
 
 /* ---- names ----------------------------------------------------------- */
 
-static const char *base_name(struct reader *r, Dwarf_Die *die, struct sb *out)
+static const char *base_name(struct reader *r, struct die *die, struct sb *out)
 {
-	Dwarf_Word enc = 0, size = 0;
+	uint64_t enc = 0, size = 0;
 	unsigned bits;
 
 	attr_udata(r, die, DW_AT_encoding, &enc);
 	attr_size(r, die, &size);
 	bits = (unsigned)size * 8;
 	/* plain char's sign is the target's, and BTF records none */
-	if (r->opts->compat && dwarf_diename(die) &&
-	    strcmp(dwarf_diename(die), "char") == 0) {
+	if (r->opts->compat && die_name(die) &&
+	    strcmp(die_name(die), "char") == 0) {
 		sb_add(out, "char");
 		return sb_str(out);
 	}
@@ -128,18 +147,18 @@ enum kind tag_kind(int tag)
 	}
 }
 
-void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
+void emit_enum(struct reader *r, struct die *die, const char *name,
 	       const char *parent);
 
 /* Name of an anonymous aggregate met through CTX; materialise it. */
-static const char *anon_name(struct reader *r, Dwarf_Die *die,
+static const char *anon_name(struct reader *r, struct die *die,
 			     enum name_mode mode, const struct actx *ctx,
 			     struct sb *out)
 {
-	int tag = dwarf_tag(die);
+	int tag = die_tag(die);
 	enum kind k = tag_kind(tag);
 	const char *name;
-	Dwarf_Off off = dwarf_dieoffset(die);
+	Dwarf_Off off = die_offset(die);
 	unsigned i;
 	struct sb full;
 
@@ -196,7 +215,7 @@ static void add_quals(struct sb *b, unsigned q)
 		sb_add(b, "_Atomic ");
 }
 
-void join(struct sb *out, const char *head, const char *inner)
+static void join(struct sb *out, const char *head, const char *inner)
 {
 	sb_add(out, head);
 	if (*inner) {
@@ -205,25 +224,25 @@ void join(struct sb *out, const char *head, const char *inner)
 	}
 }
 
-static void type_decl(struct reader *r, Dwarf_Die *die, enum name_mode mode,
+static void type_decl(struct reader *r, struct die *die, enum name_mode mode,
 		      const struct actx *ctx, const char *inner, struct sb *out,
 		      bool *ctx_used);
-static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
+static void type_decl_q(struct reader *r, struct die *die, enum name_mode mode,
 			const struct actx *ctx, const char *inner,
 			struct sb *out, bool *ctx_used, unsigned q0);
 
-static void params_decl(struct reader *r, Dwarf_Die *fn, enum name_mode mode,
+static void params_decl(struct reader *r, struct die *fn, enum name_mode mode,
 			const struct actx *ctx, struct sb *out, bool *ctx_used)
 {
-	Dwarf_Die p, t;
+	struct die p, t;
 	int rc, n = 0;
 	struct sb one;
 
 	sb_add(out, "(");
 	sb_init(&one);
-	rc = dwarf_child(fn, &p);
+	rc = die_child(fn, &p);
 	while (rc == 0) {
-		int tag = dwarf_tag(&p);
+		int tag = die_tag(&p);
 
 		if (tag == DW_TAG_formal_parameter) {
 			sb_reset(&one);
@@ -242,7 +261,7 @@ static void params_decl(struct reader *r, Dwarf_Die *fn, enum name_mode mode,
 		} else if (tag == DW_TAG_unspecified_parameters) {
 			sb_add(out, n++ ? ", ..." : "...");
 		}
-		rc = dwarf_siblingof(&p, &p);
+		rc = die_sibling(&p, &p);
 	}
 	if (rc < 0)
 		rd_dwfail(r, "dwarf_siblingof");
@@ -253,7 +272,7 @@ static void params_decl(struct reader *r, Dwarf_Die *fn, enum name_mode mode,
 	sb_release(&one);
 }
 
-static void type_decl(struct reader *r, Dwarf_Die *die, enum name_mode mode,
+static void type_decl(struct reader *r, struct die *die, enum name_mode mode,
 		      const struct actx *ctx, const char *inner, struct sb *out,
 		      bool *ctx_used)
 {
@@ -266,23 +285,23 @@ static void type_decl(struct reader *r, Dwarf_Die *die, enum name_mode mode,
  * array or function needs parentheses: "int32 (*)[4]", "void (*)(int32)";
  * a typedef hides that only while its name is printed.
  */
-static int pointee_tag(struct reader *r, Dwarf_Die *die, enum name_mode mode)
+static int pointee_tag(struct reader *r, struct die *die, enum name_mode mode)
 {
-	Dwarf_Die t = *die;
+	struct die t = *die;
 	unsigned hops = 0;
-	int tag = dwarf_tag(&t);
+	int tag = die_tag(&t);
 
 	while ((tag == DW_TAG_const_type || tag == DW_TAG_volatile_type ||
 		tag == DW_TAG_restrict_type || tag == DW_TAG_atomic_type ||
 		(tag == DW_TAG_typedef && mode == RESOLVED)) &&
 	       hops++ < KABI_MAX_TYPE_DEPTH && attr_type(r, &t, &t) == 1)
-		tag = dwarf_tag(&t);
+		tag = die_tag(&t);
 	return tag;
 }
 
 /* The declarator of pointer (or reference) DIE with TAG and qualifiers
  * QUALS around INNER; see type_decl_q. */
-static void pointer_decl(struct reader *r, Dwarf_Die *die, int tag,
+static void pointer_decl(struct reader *r, struct die *die, int tag,
 			 unsigned quals, enum name_mode mode,
 			 const struct actx *ctx, const char *inner,
 			 struct sb *out, bool *ctx_used)
@@ -291,7 +310,7 @@ static void pointer_decl(struct reader *r, Dwarf_Die *die, int tag,
 			   tag == DW_TAG_reference_type ? "&" :
 							  "&&";
 	struct sb tmp, head;
-	Dwarf_Die next;
+	struct die next;
 	int rc;
 
 	sb_init(&tmp);
@@ -347,7 +366,7 @@ static void void_decl(unsigned quals, const char *inner, struct sb *out)
  * DIE inside its own spelling is a cycle no C type has; shared function
  * and pointer types could still make the spelling grow exponentially,
  * hence the step budget.  type_decl_q leaves with r->spell.depth--. */
-static bool spell_enter(struct reader *r, Dwarf_Die *die)
+static bool spell_enter(struct reader *r, struct die *die)
 {
 	Dwarf_Off off;
 	unsigned i;
@@ -355,11 +374,11 @@ static bool spell_enter(struct reader *r, Dwarf_Die *die)
 	if (++r->spell.depth > KABI_MAX_TYPE_DEPTH) {
 		rd_fail(r,
 			"type reference cycle or nesting deeper than %d at DIE 0x%" PRIx64,
-			KABI_MAX_TYPE_DEPTH, (uint64_t)dwarf_dieoffset(die));
+			KABI_MAX_TYPE_DEPTH, die_offset(die));
 		r->spell.depth--;
 		return false;
 	}
-	off = dwarf_dieoffset(die);
+	off = die_offset(die);
 	for (i = 0; i + 1 < r->spell.depth; i++) {
 		if (r->spell.spelling[i] == off) {
 			rd_fail(r, "type reference cycle at DIE 0x%" PRIx64,
@@ -401,14 +420,15 @@ static unsigned qual_bit(int tag)
  * producers order them differently.  1 with T the DIE they qualify and
  * *TAG its tag; 0 when done: a qualified void spelled around INNER into
  * OUT, or a failure. */
-static int skip_quals(struct reader *r, Dwarf_Die *die, Dwarf_Die *t, int *tag,
-		      unsigned *quals, const char *inner, struct sb *out)
+static int skip_quals(struct reader *r, struct die *die, struct die *t,
+		      int *tag, unsigned *quals, const char *inner,
+		      struct sb *out)
 {
 	unsigned q, hops = 0;
 	int rc;
 
 	for (;;) {
-		*tag = dwarf_tag(t);
+		*tag = die_tag(t);
 		q = qual_bit(*tag);
 		if (!q)
 			return 1;
@@ -423,7 +443,7 @@ static int skip_quals(struct reader *r, Dwarf_Die *die, Dwarf_Die *t, int *tag,
 		if (++hops > KABI_MAX_TYPE_DEPTH) {
 			rd_fail(r,
 				"type reference cycle through qualifiers at DIE 0x%" PRIx64,
-				(uint64_t)dwarf_dieoffset(die));
+				die_offset(die));
 			return 0;
 		}
 	}
@@ -431,11 +451,11 @@ static int skip_quals(struct reader *r, Dwarf_Die *die, Dwarf_Die *t, int *tag,
 
 /* The declarator of array DIE T around INNER: its bounds, then its
  * element type, which takes the array's qualifiers QUALS. */
-static void array_decl(struct reader *r, Dwarf_Die *t, unsigned quals,
+static void array_decl(struct reader *r, struct die *t, unsigned quals,
 		       enum name_mode mode, const struct actx *ctx,
 		       const char *inner, struct sb *out, bool *ctx_used)
 {
-	Dwarf_Die sub, next;
+	struct die sub, next;
 	struct sb tmp;
 	int rc;
 
@@ -447,13 +467,13 @@ static void array_decl(struct reader *r, Dwarf_Die *t, unsigned quals,
 			goto out;
 		rc = 1;
 	} else {
-		rc = dwarf_child(t, &sub);
+		rc = die_child(t, &sub);
 	}
 	while (rc == 0) {
-		if (dwarf_tag(&sub) == DW_TAG_subrange_type &&
+		if (die_tag(&sub) == DW_TAG_subrange_type &&
 		    array_bound(r, &sub, &tmp) < 0)
 			goto out;
-		rc = dwarf_siblingof(&sub, &sub);
+		rc = die_sibling(&sub, &sub);
 	}
 	if (rc < 0) {
 		rd_dwfail(r, "dwarf_siblingof");
@@ -464,7 +484,7 @@ static void array_decl(struct reader *r, Dwarf_Die *t, unsigned quals,
 		if (rc == 0)
 			rd_fail(r,
 				"array without element type at DIE 0x%" PRIx64,
-				(uint64_t)dwarf_dieoffset(t));
+				die_offset(t));
 		goto out;
 	}
 	type_decl_q(r, &next, mode, ctx, sb_str(&tmp), out, ctx_used, quals);
@@ -474,11 +494,11 @@ out:
 
 /* The declarator of function type DIE T around INNER.  Its qualifiers
  * are dropped: see pointer_decl. */
-static void subroutine_decl(struct reader *r, Dwarf_Die *t, enum name_mode mode,
-			    const struct actx *ctx, const char *inner,
-			    struct sb *out, bool *ctx_used)
+static void subroutine_decl(struct reader *r, struct die *t,
+			    enum name_mode mode, const struct actx *ctx,
+			    const char *inner, struct sb *out, bool *ctx_used)
 {
-	Dwarf_Die next;
+	struct die next;
 	struct sb tmp;
 	int rc;
 
@@ -495,13 +515,13 @@ static void subroutine_decl(struct reader *r, Dwarf_Die *t, enum name_mode mode,
 
 /* Typedef DIE T resolved to its target, with QUALS, around INNER.  An
  * anonymous target is named after the typedef. */
-static void typedef_decl(struct reader *r, Dwarf_Die *t, unsigned quals,
+static void typedef_decl(struct reader *r, struct die *t, unsigned quals,
 			 enum name_mode mode, const char *inner, struct sb *out)
 {
-	const char *name = dwarf_diename(t);
+	const char *name = die_name(t);
 	bool unused = false;
 	struct actx tctx;
-	Dwarf_Die next;
+	struct die next;
 	struct sb path;
 	int rc;
 
@@ -526,11 +546,11 @@ static void typedef_decl(struct reader *r, Dwarf_Die *t, unsigned quals,
 /* The name of a base, typedef (as written), unspecified or aggregate
  * DIE T with TAG, into HEAD after its qualifiers; -1 (failed) for a tag
  * that is no type. */
-static int named_decl(struct reader *r, Dwarf_Die *t, int tag,
+static int named_decl(struct reader *r, struct die *t, int tag,
 		      enum name_mode mode, const struct actx *ctx,
 		      struct sb *head, bool *ctx_used)
 {
-	const char *name = dwarf_diename(t);
+	const char *name = die_name(t);
 
 	if (tag == DW_TAG_base_type) {
 		base_name(r, t, head);
@@ -550,7 +570,7 @@ static int named_decl(struct reader *r, Dwarf_Die *t, int tag,
 	} else {
 		rd_fail(r,
 			"unexpected DWARF tag 0x%x as a type at DIE 0x%" PRIx64,
-			(unsigned)tag, (uint64_t)dwarf_dieoffset(t));
+			(unsigned)tag, die_offset(t));
 		return -1;
 	}
 	return 0;
@@ -561,11 +581,11 @@ static int named_decl(struct reader *r, Dwarf_Die *t, int tag,
  * the left of INNER, array and function suffixes to its right.  Q0 holds
  * qualifiers applied from outside, through a typedef being resolved.
  */
-static void type_decl_q(struct reader *r, Dwarf_Die *die, enum name_mode mode,
+static void type_decl_q(struct reader *r, struct die *die, enum name_mode mode,
 			const struct actx *ctx, const char *inner,
 			struct sb *out, bool *ctx_used, unsigned q0)
 {
-	Dwarf_Die t = *die;
+	struct die t = *die;
 	unsigned quals = q0;
 	struct sb head;
 	int tag;
@@ -605,10 +625,10 @@ out:
 }
 
 /* Interned name of the type DIE, memoised when context free. */
-const char *type_name(struct reader *r, Dwarf_Die *die, enum name_mode mode,
+const char *type_name(struct reader *r, struct die *die, enum name_mode mode,
 		      const struct actx *ctx)
 {
-	Dwarf_Off off = dwarf_dieoffset(die);
+	Dwarf_Off off = die_offset(die);
 	struct memo_ent *e = memo_slot(r, off);
 	bool ctx_used = false;
 	const char *s;

@@ -18,97 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf-int.h"
-
-void bfail(struct breader *r, const char *fmt, ...)
-{
-	char msg[512];
-	struct sb b;
-	va_list ap;
-
-	if (r->failed)
-		return;
-	r->failed = true;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	sb_init(&b);
-	sb_add2(&b, "cannot read '", r->path);
-	sb_add2(&b, "': ", msg);
-	*r->err = sb_take(&b);
-}
-
-const char *bname(const struct breader *r, uint32_t off)
-{
-	const char *s = btf__name_by_offset(r->btf, off);
-
-	return s && *s ? s : NULL;
-}
-
-const char *bintern(struct breader *r, const char *s, size_t n)
-{
-	return strtab_intern_n(r->model->strs, s, n);
-}
-
-const char *bintern_btf(struct breader *r, const char *s)
-{
-	return strtab_intern_kept(r->model->strs, s, strlen(s));
-}
-
-/* ---- names by offset ------------------------------------------------- */
-
-/* BTF's string section holds each string once, so a name's offset is
- * its identity: a name met again (a member name, mostly) is found by a
- * number, without its text being measured or hashed. */
-
-static bool name_used(const void *e, const void *ctx)
-{
-	(void)ctx;
-	return ((const struct name_ent *)e)->key != 0;
-}
-
-static uint64_t name_hash_key(uint64_t key)
-{
-	return (key * UINT64_C(0x9e3779b97f4a7c15)) >> 17;
-}
-
-static uint64_t name_hash(const void *e, const void *ctx)
-{
-	(void)ctx;
-	return name_hash_key(((const struct name_ent *)e)->key);
-}
-
-static bool name_match(const void *e, const void *key, const void *ctx)
-{
-	(void)ctx;
-	return ((const struct name_ent *)e)->key == *(const uint64_t *)key;
-}
-
-const char *bname_interned(struct breader *r, uint32_t off)
-{
-	uint64_t key = (uint64_t)off + 1;
-	struct name_ent *e;
-	const char *s;
-
-	hset_reserve(&r->names, 4096, name_used, name_hash, NULL);
-	e = hset_find(&r->names, name_hash_key(key), name_used, name_match,
-		      &key, NULL);
-	if (e->key)
-		return e->s;
-	s = bname(r, off);
-	e->key = key;
-	e->s = s ? bintern_btf(r, s) : NULL;
-	r->names.n++;
-	return e->s;
-}
-
-struct sb *scratch(struct breader *r, unsigned d, unsigned k)
-{
-	struct sb *b = &r->scratch[d][k];
-
-	sb_reset(b);
-	return b;
-}
+#include "btf-emit.h"
+#include "btf-spell.h"
 
 /* ---- sizes and alignment --------------------------------------------- */
 
@@ -268,34 +179,6 @@ static struct member *members_at(struct breader *r, unsigned d, uint32_t n)
 	return r->mv[d];
 }
 
-/* The members' name slots and type names, fetched together before they
- * are read one by one: each is otherwise a cache miss of its own. */
-static void prefetch_members(struct breader *r, const struct btf_type *t)
-{
-	const struct btf_member *m = btf_members(t);
-	size_t mask = r->names.nslots - 1;
-	uint16_t i;
-
-	for (i = 0; i < btf_vlen(t); i++) {
-		uint64_t h = name_hash_key((uint64_t)m[i].name_off + 1);
-
-		__builtin_prefetch(hset_at(&r->names, h & mask));
-		if (m[i].type < r->cnt)
-			__builtin_prefetch(r->memo[m[i].type]);
-	}
-	/* names met for the first time: their string table slots too */
-	for (i = 0; i < btf_vlen(t); i++) {
-		uint64_t key = (uint64_t)m[i].name_off + 1;
-		const struct name_ent *e =
-			hset_find(&r->names, name_hash_key(key), name_used,
-				  name_match, &key, NULL);
-		const char *s;
-
-		if (!e->key && (s = bname(r, m[i].name_off)))
-			strtab_prefetch(r->model->strs, s);
-	}
-}
-
 void btf_emit_composite(struct breader *r, uint32_t id, const char *name,
 			const char *parent)
 {
@@ -310,7 +193,7 @@ void btf_emit_composite(struct breader *r, uint32_t id, const char *name,
 	struct sb *seg = scratch(r, d, SCR_SEG);
 	struct bctx ctx = { kind_name(t.kind), name, "", false };
 
-	prefetch_members(r, bt_);
+	members_prefetch(r, bt_);
 	if (!r->opts->compat)
 		t.natural_align = members_align(r, id, 0);
 	for (i = 0; i < n && !r->failed; i++) {
@@ -456,54 +339,12 @@ static void read_types(struct breader *r)
 	}
 }
 
-static void breader_free(struct breader *r)
-{
-	unsigned d, k;
-
-	for (d = 0; d < KABI_MAX_TYPE_DEPTH + 2; d++) {
-		for (k = 0; k < SCR_NR; k++)
-			sb_release(&r->scratch[d][k]);
-		free(r->mv[d]);
-	}
-	hset_release(&r->names);
-	free(r->types);
-	ztable_free(r->memo, r->cnt * sizeof(*r->memo));
-	ztable_free(r->align, (r->cnt - r->first + 1) * sizeof(*r->align));
-	free(r->anon_used);
-	free(r);
-}
-
 int btf_read_types(struct model *m, const char *path, const struct btf *btf,
 		   const struct read_opts *o, char **err)
 {
-	const struct btf *base = btf__base_btf(btf);
-	struct breader *r = xcalloc(1, sizeof(*r));
-	uint32_t id;
+	struct breader *r = breader_new(m, path, btf, o, err);
 	int rc;
 
-	*r = (struct breader){ .path = path,
-			       .err = err,
-			       .model = m,
-			       .opts = o,
-			       .btf = btf,
-			       .first = base ? btf__type_cnt(base) : 1,
-			       .cnt = btf__type_cnt(btf) };
-	r->ptr_size = btf__pointer_size(btf);
-	if (!r->ptr_size)
-		r->ptr_size = sizeof(void *);
-	r->align = ztable_new((r->cnt - r->first + 1) * sizeof(*r->align));
-	r->anon_used = xcalloc(r->cnt - r->first + 1, sizeof(*r->anon_used));
-	r->memo = ztable_new(r->cnt * sizeof(*r->memo));
-	/* sized up front rather than grown by doubling as they fill: a
-	 * kernel's BTF has about one distinct member name per four types
-	 * and one interned string per two (more, sized at once, is slower) */
-	hset_init(&r->names, sizeof(struct name_ent), 0);
-	hset_reserve_n(&r->names, (r->cnt - r->first) / 4, name_used, name_hash,
-		       NULL);
-	strtab_reserve(m->strs, (r->cnt - r->first) / 2);
-	r->types = xcalloc(r->cnt, sizeof(*r->types));
-	for (id = 0; id < r->cnt; id++)
-		r->types[id] = btf__type_by_id(btf, id);
 	read_types(r);
 	rc = r->failed ? -1 : 0;
 	breader_free(r);

@@ -1,22 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The BTF reader's private interface: btf-load.c finds and checks the
- * BTF of an input, btf.c turns its types into model types and
- * btf-spell.c spells the C name of a type ID.
+ * The BTF reader's state and what every part of it calls
+ * (btf-reader.c).  btf-load.c finds and checks the BTF of an input,
+ * btf-emit.c turns its types into model types (btf-emit.h) and
+ * btf-spell.c spells the C name of a type ID (btf-spell.h).
  */
-#ifndef KABI_BTF_INT_H
-#define KABI_BTF_INT_H
+#ifndef KABI_BTF_READER_H
+#define KABI_BTF_READER_H
 
 #include <bpf/btf.h>
 
 #include "kabi.h"
-
-struct btf;
-
-/* Every type of BTF (only its own, for split BTF) into M; 0, or -1 with
- * *ERR set to the one line to print.  BTF's references are checked. */
-int btf_read_types(struct model *m, const char *path, const struct btf *btf,
-		   const struct read_opts *o, char **err);
 
 enum bname_mode { B_AS_WRITTEN, B_RESOLVED };
 
@@ -66,7 +60,14 @@ struct breader {
 	uint32_t mv_cap[KABI_MAX_TYPE_DEPTH + 2];
 };
 
-/* btf.c */
+/* btf-reader.c */
+/* A reader of the own types of BTF into M, failures into *ERR. */
+struct breader *breader_new(struct model *m, const char *path,
+			    const struct btf *btf, const struct read_opts *o,
+			    char **err);
+void breader_free(struct breader *r);
+/* Record the first failure of R: "cannot read 'PATH': MSG" into *R->err;
+ * later ones are dropped. */
 void bfail(struct breader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Type ID, which btf-load.c has checked to be below cnt. */
@@ -78,19 +79,15 @@ static inline const struct btf_type *bt(const struct breader *r, uint32_t id)
 const char *bname(const struct breader *r, uint32_t off);
 /* The same, interned, by its offset: no hashing of the text again. */
 const char *bname_interned(struct breader *r, uint32_t off);
+/* The N bytes at S, interned. */
 const char *bintern(struct breader *r, const char *s, size_t n);
 /* S, a string of the BTF, interned as itself (the model keeps the BTF). */
 const char *bintern_btf(struct breader *r, const char *s);
+/* Start fetching the name slots and type names of struct or union T's
+ * members, before they are read one by one: each is otherwise a cache
+ * miss of its own. */
+void members_prefetch(struct breader *r, const struct btf_type *t);
 /* Scratch string K of depth D, emptied. */
 struct sb *scratch(struct breader *r, unsigned d, unsigned k);
-void btf_emit_composite(struct breader *r, uint32_t id, const char *name,
-			const char *parent);
-void btf_emit_enum(struct breader *r, uint32_t id, const char *name,
-		   const char *parent);
-
-/* btf-spell.c */
-/* Interned name of type ID, memoised when its context does not show. */
-const char *btf_type_name(struct breader *r, uint32_t id, enum bname_mode mode,
-			  const struct bctx *ctx);
 
 #endif

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "read-int.h"
+#include "input.h"
 
 /* ---- ELF ------------------------------------------------------------- */
 
@@ -176,7 +176,7 @@ static int check_section(struct reader *r, Elf *elf, Elf_Scn *scn,
 	return 0;
 }
 
-int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
+static int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel)
 {
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
@@ -440,4 +440,131 @@ int open_with_debug(struct reader *r, struct handle *h, char **dbg)
 		return -1;
 	}
 	return rc;
+}
+
+/* ---- sections for kabi's decoder ----------------------------------- */
+
+/* Append S to the N sections *V. */
+static void dsec_push(struct dsec **v, size_t *n, struct dsec s)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = s;
+}
+
+/* The decoder's section NAME into S; 0, or -1 (failed) when the file
+ * has it twice: only .debug_info and .debug_types may repeat (one per
+ * type unit in an object built with -fdebug-types-section). */
+static int dsec_set(struct reader *r, struct dsec *s, const char *name,
+		    struct dsec v)
+{
+	if (s->p) {
+		rd_fail(r,
+			"section '%s' appears twice, which kabi does not read",
+			name);
+		return -1;
+	}
+	*s = v;
+	return 0;
+}
+
+/* The data of section SCN, NAME, decompressed; 0, or -1 (failed). */
+static int section_data(struct reader *r, Elf_Scn *scn, const GElf_Shdr *sh,
+			const char *name, struct dsec *v)
+{
+	Elf_Data *data;
+
+	/* libdw decompresses the sections it reads, not all */
+	if ((sh->sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0) {
+		rd_fail(r, "elf_compress: section '%s': %s", name,
+			elf_errmsg(-1));
+		return -1;
+	}
+	data = elf_getdata(scn, NULL);
+	if (!data) {
+		rd_fail(r, "elf_getdata: section '%s': %s", name,
+			elf_errmsg(-1));
+		return -1;
+	}
+	*v = (struct dsec){ data->d_buf, data->d_buf ? data->d_size : 0 };
+	return 0;
+}
+
+/* Section NAME, of data V, where the decoder (or lines.c: LINE) reads
+ * it; 0, or -1 (failed). */
+static int section_place(struct reader *r, const char *name, struct dsec v,
+			 struct dsec *line)
+{
+	static const struct {
+		const char *name;
+		int dsec; /* DSEC_NR: .debug_line, which lines.c reads */
+	} own[] = { { ".debug_abbrev", DSEC_ABBREV },
+		    { ".debug_str", DSEC_STR },
+		    { ".debug_line_str", DSEC_LINE_STR },
+		    { ".debug_str_offsets", DSEC_STR_OFFSETS },
+		    { ".debug_line", DSEC_NR } };
+	struct dec *d = r->dec;
+	size_t i;
+
+	if (strcmp(name, ".debug_info") == 0) {
+		dsec_push(&d->info, &d->ninfo, v);
+		return 0;
+	}
+	if (strcmp(name, ".debug_types") == 0) {
+		dsec_push(&d->types, &d->ntypes, v);
+		return 0;
+	}
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (strcmp(name, own[i].name) == 0)
+			return dsec_set(r,
+					own[i].dsec == DSEC_NR ?
+						line :
+						&d->sec[own[i].dsec],
+					name, v);
+	return 0;
+}
+
+int input_sections(struct reader *r, struct handle *h)
+{
+	struct dsec line = { NULL, 0 };
+	Elf *elf = dwarf_getelf(h->dw);
+	struct dec *d = r->dec;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx, fsize;
+	const char *base;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0) {
+		rd_fail(r, "elf_getshdrstrndx: %s", elf_errmsg(-1));
+		return -1;
+	}
+	d->big_endian = r->big_endian;
+	while ((scn = elf_nextscn(elf, scn))) {
+		struct dsec v;
+		const char *name;
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) ||
+		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)) ||
+		    strncmp(name, ".debug_", 7) != 0 ||
+		    sh.sh_type == SHT_NOBITS)
+			continue;
+		if (section_data(r, scn, &sh, name, &v) != 0 ||
+		    section_place(r, name, v, &line) != 0)
+			return -1;
+	}
+	r->lines.line_sec = (struct lsec){ line.p, line.n };
+	r->lines.str_sec =
+		(struct lsec){ d->sec[DSEC_STR].p, d->sec[DSEC_STR].n };
+	r->lines.line_str_sec = (struct lsec){ d->sec[DSEC_LINE_STR].p,
+					       d->sec[DSEC_LINE_STR].n };
+	/* only pages of the file mapping can be given back and read again,
+	 * and only the file's own bytes: libdwfl relocates in place */
+	base = r->relocated ? NULL : elf_rawfile(elf, &fsize);
+	r->info_fd = -1;
+	if (d->ninfo == 1 && base && (const char *)d->info[0].p >= base &&
+	    (const char *)d->info[0].p + d->info[0].n <= base + fsize) {
+		r->lines.info_sec = (struct lsec){ d->info[0].p, d->info[0].n };
+		r->info_fd = h->fd;
+		r->info_foff = (uint64_t)((const char *)d->info[0].p - base);
+	}
+	return 0;
 }

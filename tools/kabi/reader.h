@@ -1,19 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The reader's private interface: one reader per thread and input, and
- * the functions its parts (elf.c, lines.c, size.c, spell.c, emit.c,
- * fingerprint.c, read.c) call in each other.  kabi.h is the public one.
+ * The DWARF reader's state, one reader per thread and input, and what
+ * every part of it calls (reader.c): failing, interning, attributes.
+ * Each part has a header of its own for the rest (input.h, lines.h,
+ * size.h, spell.h, emit.h, fingerprint.h), included by its callers
+ * only; read.c, the walk over the units, is their only common caller.
+ * kabi.h is the public interface.
  */
-#ifndef KABI_READ_INT_H
-#define KABI_READ_INT_H
+#ifndef KABI_READER_H
+#define KABI_READER_H
 
 #include <elfutils/libdw.h>
-#include <elfutils/libdwfl.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/types.h>
 
 #include "kabi.h"
+
+struct die;
+struct dec;
 
 enum name_mode { AS_WRITTEN, RESOLVED };
 
@@ -42,13 +46,34 @@ struct lsec {
 struct memo_ent {
 	Dwarf_Off off;
 	const char *str[2]; /* per name_mode */
-	uint64_t fp[2];	    /* fingerprint, once fp_state is FP_DONE */
-	uint32_t gen;	    /* live while equal to the reader's memo_gen */
-	uint8_t fp_state;
-	int64_t align; /* members_align, 0 until known */
+	int64_t align;	    /* members_align, 0 until known */
 };
 
-enum { FP_NONE, FP_BUSY, FP_DONE, FP_NEVER };
+/* FP_AGG: a named aggregate, whose uses are fingerprinted (fpo_use),
+ * under its offset with FPM_USE_PTR or FPM_USE_VAL set */
+enum { FP_NONE, FP_BUSY, FP_DONE, FP_NEVER, FP_AGG };
+#define FPM_USE_PTR (UINT64_C(1) << 63)
+#define FPM_USE_VAL (UINT64_C(1) << 62)
+
+/* The fingerprint of a DIE a reference reached in this unit. */
+struct fpm_ent {
+	uint64_t off;
+	uint64_t fp[2]; /* once state is FP_DONE */
+	uint32_t gen;	/* live while equal to the table's */
+	uint8_t state;
+};
+
+/* Those fingerprints (fingerprint.c), apart from the spelling memo:
+ * they are looked up for every member's type, and an entry holds all a
+ * lookup reads. */
+struct fpmemo {
+	struct fpm_ent *slots;
+	size_t nslots, n; /* a power of two; entries of this generation */
+	uint32_t gen;
+	/* the latest done, by offset modulo its size: most references in a
+	 * unit go to a few types (int, size_t), found here in one step */
+	struct fpm_ent recent[512];
+};
 
 /* File names (lines.c): the unit's file table and where names come from. */
 struct lines {
@@ -78,8 +103,14 @@ struct lines {
 /* Spelling types (spell.c): names memoised per unit, and the DIEs on the
  * way. */
 struct spell {
-	struct hset memo; /* of struct memo_ent, unused unless gen is memo_gen */
-	uint32_t memo_gen; /* a new unit empties the memo in one step */
+	/* the memo: this unit's entries, found by offset through an open
+	 * addressing index of memo_gen << 32 | (entry + 1), where a slot of
+	 * another generation is empty: a new unit empties it in one step */
+	struct memo_ent *ents;
+	uint32_t nents, ents_cap;
+	uint64_t *index;
+	size_t nslots; /* a power of two */
+	uint32_t memo_gen;
 	/* anonymous DIEs materialised in this CU */
 	Dwarf_Off *done;
 	size_t ndone, done_cap;
@@ -105,91 +136,48 @@ struct reader {
 	bool relocated;	    /* read through libdwfl, which applies them */
 	size_t unit;	    /* index of the unit being read */
 	size_t fail_unit;   /* where the failure was, to pick one */
+	/* kabi's own decoder (info.h), unless --reader libdw, and where
+	 * each unit of .debug_info is copied to, when the file has it as
+	 * it is (info_fd >= 0; info_foff its offset in the file) */
+	bool own;
+	struct dec *dec;
+	struct dec_tally *tally; /* the decoder's, once it is released */
+	int info_fd;
+	uint64_t info_foff;
+	unsigned char *ubuf;
+	size_t ubuf_cap;
 	/* per CU */
-	Dwarf_Die cudie;
 	uint8_t addr_size;
 	/* file-scope anonymous enums waiting to see whether a use names
 	 * them first */
-	Dwarf_Die *anon_enums;
+	struct die *anon_enums;
 	size_t nanon_enums, anon_enums_cap;
 	struct lines lines;
 	struct spell spell;
 	/* fingerprints of the types emitted so far, all units
 	 * (fingerprint.c): uint64_t[2], (0, 0) unused */
 	struct hset seen;
+	struct fpmemo fpm;
 };
 
-/* A fingerprint being made (fingerprint.c). */
-struct fp {
-	uint64_t h[2];
-	bool never; /* cannot be fingerprinted: read in full */
-};
-
-/* One open input: libelf and libdw (or libdwfl) handles of its own. */
-struct handle {
-	int fd;
-	Elf *elf;
-	Dwfl *dwfl;
-	Dwarf *dw;
-};
-
-/* read.c: failures, attributes, units, threads */
+/* reader.c */
+/* Record the first failure of R: "cannot read 'PATH': MSG" into *R->err;
+ * later ones are dropped. */
 void rd_fail(struct reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The same for a failed call to the DIE accessors of die.h, named by
+ * the libdw function CALL: libdw's message, or the decoder's. */
 void rd_dwfail(struct reader *r, const char *call);
+/* S interned in the model being read. */
 const char *intern(struct reader *r, const char *s);
-int attr_udata(struct reader *r, Dwarf_Die *die, unsigned at, Dwarf_Word *out);
-int attr_size(struct reader *r, Dwarf_Die *die, Dwarf_Word *out);
-int attr_flag(Dwarf_Die *die, unsigned at);
-int attr_type(struct reader *r, Dwarf_Die *die, Dwarf_Die *out);
-
-/* elf.c */
-int check_elf(struct reader *r, Elf *elf, off_t fsize, bool *is_rel);
-void handle_close(struct handle *h);
-int handle_open(struct reader *r, const char *path, struct handle *h);
-int open_with_debug(struct reader *r, struct handle *h, char **dbg);
-
-/* lines.c */
-void path_normalise(struct sb *out, const char *p);
-int line_files(struct reader *r, Dwarf_Word off);
-void line_sections(struct reader *r, Dwarf *dw);
-void info_release(struct reader *r, Dwarf_Off upto);
-const char *decl_file_name(struct reader *r, Dwarf_Word idx);
-void get_decl(struct reader *r, Dwarf_Die *die, struct ktype *t);
-
-/* size.c */
-int64_t type_size(struct reader *r, Dwarf_Die *die);
-/* Element count of subrange SUB: 1 with *N (0 for [] and [0]), 2 for a
- * variable length, -1 error. */
-int subrange_count(struct reader *r, Dwarf_Die *sub, int64_t *n);
-/* Append the bound of subrange SUB ("[4]", "[]", "[*]") to B; 0, or -1
- * on failure. */
-int array_bound(struct reader *r, Dwarf_Die *sub, struct sb *b);
-/* Append the bound of array DIE T as one dimension, the product of all
- * of its subranges; 0, or -1 on failure. */
-int flat_bound(struct reader *r, Dwarf_Die *t, struct sb *b);
-
-/* spell.c */
-struct memo_ent *memo_slot(struct reader *r, Dwarf_Off off);
-void memo_clear(struct reader *r);
-bool is_aggregate(int tag);
-enum kind tag_kind(int tag);
-void join(struct sb *out, const char *head, const char *inner);
-const char *type_name(struct reader *r, Dwarf_Die *die, enum name_mode mode,
-		      const struct actx *ctx);
-
-/* emit.c */
-void emit_aggregate(struct reader *r, Dwarf_Die *die, const char *name,
-		    const char *parent);
-void emit_enum(struct reader *r, Dwarf_Die *die, const char *name,
-	       const char *parent);
-void emit_typedef(struct reader *r, Dwarf_Die *die, const char *name);
-void anon_enum_top(struct reader *r, Dwarf_Die *die);
-
-/* fingerprint.c */
-void fp_die(struct reader *r, Dwarf_Die *die, struct fp *f, unsigned depth,
-	    bool child);
-bool seen_has(struct reader *r, const uint64_t k[2]);
-void seen_add(struct reader *r, const uint64_t k[2]);
+/* Attribute AT of DIE as an unsigned number: 1 present, 0 absent, -1
+ * error (reported). */
+int attr_udata(struct reader *r, struct die *die, unsigned at, uint64_t *out);
+/* DW_AT_byte_size, which must fit the model's signed sizes; 1, 0, -1. */
+int attr_size(struct reader *r, struct die *die, uint64_t *out);
+/* Flag AT of DIE; absent or unreadable is false. */
+int attr_flag(struct die *die, unsigned at);
+/* DW_AT_type target: 1 found, 0 none (void), -1 error (reported). */
+int attr_type(struct reader *r, struct die *die, struct die *out);
 
 #endif
