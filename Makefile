@@ -156,9 +156,11 @@ bench-diagnose: deps-parity
 # VMLINUX=FILE the kernel's types from this vmlinux's DWARF, or
 # BTF=FILE     from this BTF; default /sys/kernel/btf/vmlinux when KDIR is
 #              the running kernel's
+# MODDIR=DIR.. the kernel's modules, for the modules a module depends on
+#              (besides /lib/modules/RELEASE), one or more directories
 .PHONY: module
 module: all
-	$(Q)scripts/module.sh -o '$(O)' -k '$(KDIR)' -m '$(M)' $(if $(COMPILER),-c '$(COMPILER)') $(if $(VMLINUX),-V '$(VMLINUX)') $(if $(BTF),-B '$(BTF)')
+	$(Q)scripts/module.sh -o '$(O)' -k '$(KDIR)' -m '$(M)' $(if $(COMPILER),-c '$(COMPILER)') $(if $(VMLINUX),-V '$(VMLINUX)') $(if $(BTF),-B '$(BTF)') $(foreach d,$(MODDIR),-d '$(d)')
 
 # ---- the quilt series (Documentation/series.md) -------------------------
 # SRC=DIR      the kernel tree to work on (default: O's, see kernel-src.sh);
@@ -283,7 +285,7 @@ series-check|JSON=1
 series-tree|FRESH=1 DISCARD=1
 series-bisect|TARGET= COMPILERS=
 series-survey|PHASE=before|after COMPILERS=
-module|KDIR= M= COMPILER=kernel|gcc|clang|clang-N VMLINUX= BTF=
+module|KDIR= M= COMPILER=kernel|gcc|gcc-N|clang|clang-N VMLINUX= BTF= MODDIR=
 parity, series-bisect, series-survey|DIST=distcc|icecc (build on a farm)
 bench, bench-probes, bench-diagnose|RUNS=N
 history|JSON=1 CELL=TARGET/COMPILER RUN=N

@@ -3,11 +3,12 @@
 # flag-step.awk - one round of kbuild/flag-translate.sh: which of the flags
 # under test did the compiler's diagnostics name, and what to try next.
 #
-# Usage: awk -f flag-step.awk -v final=0|1 GCCFLAGS DIAGNOSTICS STATE
+# Usage: awk -f flag-step.awk -v final=0|1 [-v try=0] GCCFLAGS DIAGNOSTICS STATE
 #   GCCFLAGS     kbuild/gcc-flags (FLAG TRY CLASS WHY...)
 #   DIAGNOSTICS  what the compiler printed for the flags under test
 #   STATE        one line per flag under test: ORIG TAB CANDIDATE, where
 #                CANDIDATE is ORIG itself or one word of its translation
+# try=0 tries no translation: a flag named is given up at once.
 # Prints the next STATE, then "@decision ORIG TAB drop TAB - TAB CLASS TAB
 # WHY" for each flag given up; with final=1 also "@decision" lines for the
 # flags kept (keep) or translated (translate, the words joined by commas).
@@ -87,7 +88,7 @@ FILENAME == ARGV[2] {
 		add(orig, cand)
 		next
 	}
-	if (cand == orig && r && rule_try[r] != "-") {
+	if (cand == orig && r && rule_try[r] != "-" && try != "0") {
 		nt = split(rule_try[r], t, ",")
 		for (i = 1; i <= nt; i++)
 			add(orig, t[i])

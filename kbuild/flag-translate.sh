@@ -25,7 +25,7 @@ ROUNDS=6
 
 usage() {
 	cat <<USAGE
-usage: $PROG [-c CC] [-t TRIPLE] [-a] [-o] [--] FLAG...
+usage: $PROG [-c CC] [-t TRIPLE] [-a] [-n] [-o] [--] FLAG...
 Decide, for each GCC FLAG, whether CC (default clang) takes it as it is,
 takes a translation of it, or must go without it. Prints one line per
 flag that is not kept, tab-separated:
@@ -35,6 +35,8 @@ CLASS is abi, security, tracing, codegen, diag or unknown (kbuild/gcc-flags).
   -c CC      the compiler to ask (default clang)
   -t TRIPLE  compile for TRIPLE (--target=TRIPLE), as a cross build does
   -a         print the flags kept as they are too (keep FLAG - - -)
+  -n         translate nothing: drop each flag CC rejects (CC is another
+             GCC; kbuild/gcc-flags' translations are Clang's words)
   -o         print the translated command line instead, one word per line
   -d FILE    do not judge: apply the decisions FILE holds (this script's
              output, with or without -a); flags it does not name are kept.
@@ -71,13 +73,14 @@ judge() {
 		round=$((round + 1))
 		# shellcheck disable=SC2046 # one flag per line, no spaces in flags
 		set -- $(cut -f2 "$dir/state")
-		if "$cc" ${triple:+"--target=$triple"} -Werror=unknown-warning-option \
+		# LC_ALL=C: GCC quotes a flag it names with ASCII quotes only then
+		if LC_ALL=C "$cc" ${triple:+"--target=$triple"} ${unknown_warning:+"$unknown_warning"} \
 			-c "$dir/probe.c" -o /dev/null "$@" >"$dir/diag" 2>&1; then
 			rc=0
 		else
 			rc=$?
 		fi
-		awk -v final="$final" -f "$TOPDIR/kbuild/flag-step.awk" \
+		awk -v final="$final" -v try="$try" -f "$TOPDIR/kbuild/flag-step.awk" \
 			"$TOPDIR/kbuild/gcc-flags" "$dir/diag" "$dir/state" >"$dir/step"
 		grep '^@decision ' "$dir/step" | sed 's/^@decision //' >>"$out" || :
 		grep -v '^@decision ' "$dir/step" >"$dir/state.new" || :
@@ -105,8 +108,10 @@ command_line() {
 main() {
 	local cc=clang triple="" all=0 cmdline=0 saved=""
 
-	while getopts c:t:aod:h opt; do
+	try=1 unknown_warning=-Werror=unknown-warning-option
+	while getopts c:t:anod:h opt; do
 		case "$opt" in
+		n) try=0 unknown_warning="" ;;
 		d) saved="$OPTARG" ;;
 		c) cc="$OPTARG" ;;
 		t) triple="$OPTARG" ;;

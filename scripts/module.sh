@@ -3,46 +3,58 @@
 #
 # module.sh - build an external module (a DKMS source, say) against a
 # kernel's configured tree or headers, with the compiler that built the
-# kernel or a chosen one, then compare the layout of every type the
-# module shares with the kernel against the kernel's own
-# (Documentation/distro-modules.md).
+# kernel or a chosen one, then compare the layout of every type each
+# module it built shares with the kernel, and with the modules it depends
+# on, against theirs (Documentation/distro-modules.md).
 #
 # The kernel's compiler comes from its .config (CONFIG_CC_VERSION_TEXT,
 # CC_IS_GCC/CLANG, GCC_VERSION/CLANG_VERSION, LD_IS_*, AS_IS_*) and from
 # Debian's .kernelvariables, which sets CC: the compiler is always given
-# on make's command line, so that it is the one used. A compiler of the
-# other family builds through the probe overlay, with each base flag it
-# rejects translated or dropped (kbuild/flag-translate.sh), every one
-# listed with what dropping it costs.
+# on make's command line, so that it is the one used. Any other compiler
+# has the base flags judged first (kbuild/flag-translate.sh): each one it
+# rejects is dropped, or for Clang translated, and every one is listed
+# with what that costs; Clang builds through the probe overlay.
 #
-# Exit: 0 built and no layout differs (or no check asked), 1 the build
-# failed, 2 trouble (bad KDIR or M, no compiler); a layout check that
-# finds differences exits with kabi's bits: 4 changes, 8 (12)
-# incompatible ones.
+# The modules are those the build lists in M's modules.order, at any
+# depth; scripts/module-check.sh checks them.
+#
+# Exit: 0 built and every module checked, no layout differs (or built,
+# with no check asked); 1 the build failed or made no module; 2 trouble
+# (bad KDIR or M, no compiler); otherwise bits: 4 a layout changed, 8
+# incompatibly (kabi's), 16 not checked (no kernel types, or a module
+# kabi cannot see into) or some types not compared. A check not done, in
+# whole or in part, is never exit 0.
 # shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
 set -eu
 
 PROG=module.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
+NOT_CHECKED=16
 # shellcheck source=scripts/lib/common.sh
 . "$TOPDIR/scripts/lib/common.sh"
 
 usage() {
 	cat <<USAGE
-usage: $PROG -k KDIR -m MDIR [-c COMPILER] [-o BUILDDIR] [-V VMLINUX] [-B BTF] [-n]
+usage: $PROG -k KDIR -m MDIR [-c COMPILER] [-o BUILDDIR] [-V VMLINUX] [-B BTF] [-d DIR] [-n]
 Build the module in MDIR against the kernel tree or headers in KDIR, then
-check its types against the kernel's.
+check the types of every module it made against the kernel's.
   -c COMPILER  kernel (default: the one that built the kernel), gcc, gcc-N,
                clang or clang-N
-  -o BUILDDIR  where the log, the flag decisions and the check go
-               (default: build); kabi is BUILDDIR/kabi, else the installed one
+  -o BUILDDIR  where the logs, the flag decisions and the checks go, in
+               BUILDDIR/module/ (default: build); kabi is BUILDDIR/kabi,
+               else the installed one
   -V VMLINUX   the kernel's types from this vmlinux's DWARF
   -B BTF       the kernel's types from this BTF (raw, or a vmlinux with .BTF);
                default /sys/kernel/btf/vmlinux when KDIR is the running
                kernel's
+  -d DIR       the kernel's modules, for the types of those a module
+               depends on (an unpacked linux-image package's
+               lib/modules/RELEASE, or another module source's directory,
+               say); repeatable; M, KDIR and /lib/modules/RELEASE are
+               looked in too
   -n           no layout check
-Exit: 0 ok, 1 the build failed, 2 trouble; 4, 8 or 12 (kabi's bits) when
-the layout check finds a difference.
+Exit: 0 ok, 1 the build failed or made no module, 2 trouble; else bits:
+4 a layout changed, 8 incompatibly, 16 not checked or not fully.
 USAGE
 }
 
@@ -140,8 +152,9 @@ say_toolchain() {
 	step KERNEL "$(kernel_release): $k_family $k_version ($k_text), $k_ld, $k_as"
 	if [ "$cc_family" = "$k_family" ] && [ "$mine" = "$k_version" ]; then
 		step CC "$cc $mine: the kernel's own compiler"
+		own_cc=1
 	elif [ "$cc_family" = "$k_family" ]; then
-		step CC "$cc $mine: the kernel's family, another version ($k_version built the kernel)"
+		step CC "$cc $mine: the kernel's family, another version ($k_version built the kernel); flags it rejects are dropped below"
 		warn "$cc $mine is not the compiler that built the kernel: its code differs"
 	else
 		step CC "$cc $mine: NOT the kernel's compiler ($k_family $k_version); its flags are translated below"
@@ -153,10 +166,25 @@ say_toolchain() {
 
 # kmake ARG...: make in the kernel tree for the module, not under ours
 kmake() {
-	"$TOPDIR/scripts/kernel-make.sh" "$kdir" M="$mdir" "$@"
+	# make module's own settings are not the module's, and the toolchain
+	# is the one chosen here, not one the caller's environment names
+	env -u KDIR -u COMPILER -u VMLINUX -u BTF -u MODDIR -u LLVM -u LLVM_IAS -u LD \
+		"$TOPDIR/scripts/kernel-make.sh" "$kdir" M="$mdir" "$@"
 }
 
-# direct_build: the module with a compiler of the kernel's family
+# build_failed WHY: the last line of a failed build, with the first error
+# the log holds; exit 1
+build_failed() {
+	local err
+
+	# a compiler's or modpost's error, else make's; not -Werror=... in V=1's commands
+	err=$(grep -m 1 -E '(error|ERROR): ' "$work/build.log" 2>/dev/null ||
+		grep -m 1 -E '\*\*\* .*Error [0-9]+' "$work/build.log" 2>/dev/null || :)
+	echo "module: FAIL ($1${err:+: $err}; see '$work/build.log')"
+	exit 1
+}
+
+# direct_build: the module with the kernel's own compiler
 direct_build() {
 	local llvm=""
 
@@ -167,9 +195,9 @@ direct_build() {
 }
 
 # judge_flags: the base flags Kbuild hands the module, judged by $cc once
-# into $work/decisions.tsv
+# into $work/decisions.tsv; another GCC is offered no Clang spelling
 judge_flags() {
-	local wrapper="$TOPDIR/kbuild/translated-cc.sh"
+	local wrapper="$TOPDIR/kbuild/translated-cc.sh" gcc=""
 
 	rm -f "$work/base-flags" "$work/decisions.tsv"
 	: >"$work/decisions.tsv"
@@ -177,10 +205,14 @@ judge_flags() {
 	export KPARITY_REAL_CC KPARITY_FLAG_RECORD KPARITY_FLAG_DECISIONS
 	kmake CC="$wrapper" modules >"$work/record.log" 2>&1 || :
 	unset KPARITY_FLAG_RECORD
-	[ -s "$work/base-flags" ] ||
-		die "found no compile command in the build of '$mdir' (see '$work/record.log')"
-	# shellcheck disable=SC2046 # one word a line, no blanks in Kbuild's flags
-	"$TOPDIR/kbuild/flag-translate.sh" -c "$cc" -- $(cat "$work/base-flags") >"$work/decisions.tsv"
+	if [ ! -s "$work/base-flags" ]; then
+		cat "$work/record.log" >>"$work/build.log"
+		build_failed "the build compiled no C file"
+	fi
+	[ "$cc_family" = clang ] || gcc=-n
+	# shellcheck disable=SC2046,SC2086 # one word a line, no blanks in Kbuild's flags; -n or nothing
+	"$TOPDIR/kbuild/flag-translate.sh" $gcc -c "$cc" -- $(cat "$work/base-flags") >"$work/decisions.tsv.tmp"
+	mv "$work/decisions.tsv.tmp" "$work/decisions.tsv"
 }
 
 # report_flags: each translated or dropped flag, what it costs
@@ -202,28 +234,86 @@ report_flags() {
 	[ "$n" -gt 0 ] || step FLAG "$cc takes every base flag as it is"
 }
 
-# other_build: the module with the other family's compiler, through the
-# overlay, with the base flags translated
-other_build() {
-	[ "$k_family" = gcc ] ||
-		die "a $k_family-built kernel's flags cannot be translated for $cc_family yet (only GCC's for Clang): choose COMPILER=kernel or clang"
+# mcount_plan: when the compiler cannot make the __mcount_loc table that
+# the kernel's configuration expects from it (-mrecord-mcount dropped
+# under CONFIG_FTRACE_MCOUNT_USE_CC), have the tree's recordmcount make
+# it, as Kbuild does for compilers without the flag; sets mcount_args
+mcount_plan() {
+	local tool=recordmcount
+
+	mcount_args=""
+	grep -q "^-mrecord-mcount	drop	" "$work/decisions.tsv" || return 0
+	[ "$(config_val FTRACE_MCOUNT_USE_CC)" = y ] || return 0
+	[ "$(config_val HAVE_C_RECORDMCOUNT)" = y ] || tool=recordmcount.pl
+	if [ -f "$kdir/scripts/$tool" ]; then
+		mcount_args=CONFIG_FTRACE_MCOUNT_USE_RECORDMCOUNT=y
+		step FTRACE "__mcount_loc made by the tree's scripts/$tool, as the kernel's compiler makes it (its calls to __fentry__ kept: the kernel turns them into NOPs at load)"
+	else
+		step FTRACE "no __mcount_loc: the tree has no scripts/$tool to make it"
+	fi
+}
+
+# judged_build: the module with another compiler, the base flags it
+# rejects dropped or translated; Clang's through the probe overlay
+judged_build() {
+	local overlay=""
+
+	[ "$k_family" = gcc ] || [ "$cc_family" = clang ] ||
+		die "a $k_family-built kernel's flags cannot be translated for $cc_family yet (only GCC's for Clang or another GCC): choose COMPILER=kernel or clang"
 	judge_flags
 	report_flags
-	step BUILD "$(basename "$mdir") with $cc through the overlay"
+	mcount_plan
+	[ "$cc_family" != clang ] || overlay="MAKEFILES=$TOPDIR/kbuild/overlay.mk"
+	step BUILD "$(basename "$mdir") with $cc${overlay:+ through the overlay}"
 	KPARITY_FLAG_DECISIONS="$work/decisions.tsv"
 	export KPARITY_FLAG_DECISIONS
-	run_logged "$work/build.log" kmake CC="$TOPDIR/kbuild/translated-cc.sh" \
-		MAKEFILES="$TOPDIR/kbuild/overlay.mk" modules
+	# shellcheck disable=SC2086 # each one word or nothing
+	run_logged "$work/build.log" kmake CC="$TOPDIR/kbuild/translated-cc.sh" $overlay $mcount_args modules
+}
+
+# built_modules: the .ko files the build made, from M's modules.order
+# (6.1 lists them by absolute path, later kernels their objects, by path
+# below M), into $work/modules.list
+built_modules() {
+	local order="$mdir/modules.order" line ko
+
+	: >"$work/modules.list"
+	[ -f "$order" ] || return 0
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		case "$line" in
+		/*) ko=${line%.o} ;;
+		*) ko="$mdir/${line%.o}" ;;
+		esac
+		ko="${ko%.ko}.ko"
+		[ -f "$ko" ] || die "'$order' lists '$line', but there is no '$ko'"
+		printf '%s\n' "$ko" >>"$work/modules.list"
+	done <"$order"
+}
+
+# mcount_check: every module's calls to __fentry__ against its
+# __mcount_loc entries: a call not in the table is one ftrace never sees
+mcount_check() {
+	local ko counts calls entries rel
+
+	while IFS= read -r ko; do
+		counts=$(LC_ALL=C readelf -rW "$ko" | awk -f "$TOPDIR/scripts/module/module-mcount.awk")
+		calls=${counts% *} entries=${counts#* }
+		[ "$calls" -gt 0 ] || continue
+		[ "$entries" -lt "$calls" ] || continue
+		rel=${ko#"$mdir"/}
+		warn "$rel: $((calls - entries)) of its $calls calls to __fentry__ are not in __mcount_loc: ftrace cannot see those functions (no function tracing, no BPF fentry/fexit, no live patching), and each call runs on into __fentry__, an empty function, where the kernel's own have a NOP"
+	done <"$work/modules.list"
 }
 
 # ---- the layout check -----------------------------------------------------
 
-# kernel_types: set k_src and k_kind to the file with the kernel's types
-# and its format, or k_src to nothing
+# kernel_types: set k_src to the file with the kernel's types, or to
+# nothing
 kernel_types() {
-	k_src="" k_kind=BTF
+	k_src=""
 	if [ -n "$vmlinux" ]; then
-		k_src=$vmlinux k_kind=DWARF
+		k_src=$vmlinux
 	elif [ -n "$btf" ]; then
 		k_src=$btf
 	elif [ -r /sys/kernel/btf/vmlinux ] && [ "$(uname -r)" = "$(kernel_release)" ]; then
@@ -231,37 +321,38 @@ kernel_types() {
 	fi
 }
 
-# check_one KO: kabi diff of the kernel's types against KO's; kabi's bits
-check_one() {
-	local ko="$1" out st=0
-
-	out="$work/check-$(basename "$ko" .ko).txt"
-	step CHECK "$(basename "$ko") against the kernel's $k_kind ($k_src)"
-	"$kabi" diff --only-common "$k_src" "$ko" >"$out" 2>"$work/check.err" || st=$?
-	case "$st" in
-	0 | 4 | 8 | 12) ;;
-	*) die "kabi failed on '$ko': $(head -n 1 "$work/check.err")" ;;
-	esac
-	sed 's/^/    /' "$out" >&2
-	return "$st"
-}
-
-# check_layouts: every .ko of the module checked; kabi's bits, ORed
+# check_layouts: every module the build made, checked by
+# module-check.sh; sets verdict, returns its bits
 check_layouts() {
-	local ko rc=0 st
+	local release rc=0 base="" ko dir
 
 	kernel_types
 	if [ -z "$k_src" ]; then
 		step CHECK "not done: no kernel types (give VMLINUX= or BTF=; /sys/kernel/btf/vmlinux is another kernel's)"
-		return 0
+		verdict="NOT CHECKED (no kernel types: give VMLINUX= or BTF=)"
+		return "$NOT_CHECKED"
 	fi
 	[ -r "$k_src" ] || die "cannot read the kernel's types '$k_src'"
-	for ko in "$mdir"/*.ko; do
-		[ -f "$ko" ] || die "the build left no .ko in '$mdir'"
-		st=0
-		check_one "$ko" || st=$?
-		rc=$((rc | st))
-	done
+	release=$(kernel_release)
+	# a vmlinux's DWARF, but its BTF for the dependencies' split BTF
+	[ -z "$vmlinux" ] || base=$btf
+	# where to look for the modules depended on: M first, then as given
+	set -- -d "$mdir"
+	while IFS= read -r dir; do
+		[ -z "$dir" ] || set -- "$@" -d "$dir"
+	done <<DIRS
+$moddirs
+DIRS
+	# a kernel build tree holds its modules; Debian's headers none
+	set -- "$@" -d "$kdir" -d "/lib/modules/$release"
+	while IFS= read -r ko; do
+		set -- "$@" "$ko"
+	done <"$work/modules.list"
+	verdict=$("$TOPDIR/scripts/module-check.sh" -k "$kabi" -t "$k_src" ${base:+-b "$base"} \
+		-w "$work/check" -R "$mdir" -r "$release" "$@") || rc=$?
+	[ "$rc" -ne 2 ] || exit 2
+	[ ! -s "$work/check/missing" ] ||
+		step CHECK "modules depended on are looked for in M, MODDIR=DIR (-d), KDIR and /lib/modules/$release: give an unpacked linux-image-$release's lib/modules/$release, say"
 	return "$rc"
 }
 
@@ -280,13 +371,25 @@ check_inputs() {
 		die "M '$mdir' has no Kbuild or Makefile: not a module source"
 	kdir=$(abspath "$kdir")
 	mdir=$(abspath "$mdir")
+	[ -z "$vmlinux" ] || vmlinux=$(abspath "$vmlinux") || die "cannot read the kernel's types '$vmlinux'"
+	[ -z "$btf" ] || btf=$(abspath "$btf") || die "cannot read the kernel's types '$btf'"
+}
+
+# work_dir BUILDDIR: where this M's logs and checks go for this compiler:
+# one directory per M, by its full path, and one per compiler in it
+work_dir() {
+	local id
+
+	id=$(printf '%s' "$mdir" | cksum | cut -d' ' -f1)
+	printf '%s/module/%s-%s/%s\n' "$(abspath "$1")" "$(basename "$mdir")" "$id" "$(basename "$cc")"
 }
 
 main() {
-	local builddir=build compiler=kernel check=1 rc=0 opt
+	local builddir=build compiler=kernel check=1 rc=0 n opt nl='
+'
 
-	kdir="" mdir="" vmlinux="" btf=""
-	while getopts k:m:c:o:V:B:nh opt; do
+	kdir="" mdir="" vmlinux="" btf="" moddirs="" own_cc=0
+	while getopts k:m:c:o:V:B:d:nh opt; do
 		case "$opt" in
 		k) kdir=$OPTARG ;;
 		m) mdir=$OPTARG ;;
@@ -294,6 +397,10 @@ main() {
 		o) builddir=$OPTARG ;;
 		V) vmlinux=$OPTARG ;;
 		B) btf=$OPTARG ;;
+		d)
+			[ -d "$OPTARG" ] || die "the modules' directory '$OPTARG' is not a directory"
+			moddirs="$moddirs$(abspath "$OPTARG")$nl"
+			;;
 		n) check=0 ;;
 		h) usage; exit 0 ;;
 		*) usage >&2; exit 2 ;;
@@ -302,6 +409,7 @@ main() {
 	shift $((OPTIND - 1))
 	[ $# -eq 0 ] || { usage >&2; exit 2; }
 	check_inputs
+	mkdir -p "$builddir" || die "cannot create '$builddir'"
 	# this checkout's kabi, or an installed one
 	kabi="$(abspath "$builddir")/kabi"
 	[ -x "$kabi" ] || kabi=$(command -v kabi || echo "$kabi")
@@ -309,20 +417,25 @@ main() {
 	read_kernel
 	pick "$compiler"
 	say_toolchain
-	work="$(abspath "$builddir")/module/$(basename "$mdir")"
+	work=$(work_dir "$builddir")
 	mkdir -p "$work"
 	: >"$work/build.log"
-	if [ "$cc_family" = "$k_family" ]; then
-		direct_build || { echo "module: FAIL (build; see '$work/build.log')"; exit 1; }
+	if [ "$own_cc" = 1 ]; then
+		direct_build || build_failed build
 	else
-		other_build || { echo "module: FAIL (build; see '$work/build.log')"; exit 1; }
+		judged_build || build_failed build
 	fi
-	[ "$check" = 0 ] || check_layouts || rc=$?
-	if [ "$rc" = 0 ]; then
-		echo "module: PASS; $work"
-	else
-		echo "module: layouts differ (kabi exit $rc); $work"
+	built_modules
+	n=$(wc -l <"$work/modules.list")
+	[ "$n" -gt 0 ] ||
+		build_failed "the build made no module: '$mdir/modules.order' lists none"
+	mcount_check
+	if [ "$check" = 0 ]; then
+		echo "module: BUILT ($n built, no layout check asked); $work"
+		exit 0
 	fi
+	check_layouts || rc=$?
+	echo "module: $verdict; $work"
 	exit "$rc"
 }
 

@@ -8,7 +8,9 @@
 # -f extracts the tree afresh. Before the old tree goes, the same checks as
 # kernel-patch.sh's run: work no patch file holds (edits not refreshed, a
 # 'quilt new' patch) and changes in files the series is still to patch stop
-# it with one line naming them, unless --discard is given too.
+# it with one line naming them, unless --discard is given too; and so do
+# files no patch touches that are not as the tarball had them (TREE.sums):
+# edited, removed or added without 'quilt add'.
 #
 # Exit: 0 ok, 1 a patch does not apply, 2 trouble (usage, no tarball,
 # unsaved work, inconsistent tree).
@@ -28,14 +30,56 @@ Extract the kernel tree into BUILDDIR/src/ (default BUILDDIR: build) unless
 it is there, push every patch of PATCHDIR/series (default: patches/) and
 print the tree's path.
   -f         extract the tree afresh (refused while it holds work no patch
-             file has, unless --discard)
+             file has, or files no patch touches that differ from the
+             tarball's, unless --discard)
   --discard  (or -D) drop such work instead of stopping
 USAGE
 }
 
+# stray_changes SRCDIR PATCHDIR: print, one a line, the files of SRCDIR
+# that are not as the tarball had them (SRCDIR.sums: changed, removed, or
+# not in it) and that no patch touches, neither one of PATCHDIR's series
+# nor one applied (quilt's backups in .pc/); return 1 when there are none.
+stray_changes() {
+	local srcdir="$1" dir="$2" tmp name rc=1
+
+	[ -f "$srcdir.sums" ] || return 1
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/series-tree.XXXXXX")
+	for name in $(series_names "$dir/series"); do
+		[ ! -f "$dir/$name" ] || patch_files "$dir/$name" || :
+	done >"$tmp/owned"
+	if [ -d "$srcdir/.pc" ]; then
+		(cd "$srcdir/.pc" && find . -mindepth 2 -type f ! -name .timestamp) |
+			sed 's|^\./[^/]*/||' >>"$tmp/owned"
+	fi
+	# md5sum -c fails when a file does: its output is the answer
+	(cd "$srcdir" && { md5sum -c --quiet "$srcdir.sums" 2>/dev/null || :; }) |
+		sed -n 's|^\./\(.*\): FAILED.*|\1|p' >"$tmp/differ"
+	sed 's|^[0-9a-f]*  \./||' "$srcdir.sums" | LC_ALL=C sort >"$tmp/was"
+	(cd "$srcdir" && find . -type f ! -path './.pc/*') | sed 's|^\./||' | LC_ALL=C sort |
+		LC_ALL=C comm -23 - "$tmp/was" >>"$tmp/differ"
+	LC_ALL=C sort -u "$tmp/differ" | grep -vxF -f "$tmp/owned" >"$tmp/stray" || :
+	if [ -s "$tmp/stray" ]; then
+		cat "$tmp/stray"
+		rc=0
+	fi
+	rm -rf "$tmp"
+	return "$rc"
+}
+
+# stray_msg SRCDIR LIST: the one line that stops -f on LIST, files no
+# patch touches (at most ten named)
+stray_msg() {
+	local names
+
+	names=$(printf '%s\n' "$2" | awk 'NR <= 10 { l = l sep $0; sep = ", " } END { if (NR > 10) l = l " and " NR - 10 " more"; print l }')
+	printf "'%s' has changes no patch holds in files no patch touches: %s; save them if they are yours ('quilt add FILE' before an edit puts it in the top patch), or drop them with 'make series-tree FRESH=1 DISCARD=1'" \
+		"$1" "$names"
+}
+
 # discard_check SRCDIR PATCHDIR: die when extracting SRCDIR afresh would
-# lose work: patches with work no file holds, or changed files the series
-# is still to patch.
+# lose work: patches with work no file holds, changed files the series is
+# still to patch, or changed files no patch touches.
 discard_check() {
 	local list
 
@@ -45,6 +89,9 @@ discard_check() {
 	fi
 	if list=$(local_changes "$1" "$2"); then
 		die "$(changes_msg "$1" "$list")"
+	fi
+	if list=$(stray_changes "$1" "$2"); then
+		die "$(stray_msg "$1" "$list")"
 	fi
 }
 

@@ -76,3 +76,11 @@ GCC_FLAGS=(-O2 -mfunction-return=thunk-extern -fconserve-stack -mrecord-mcount
 	assert_line -n 0 --partial "flag-translate.sh: clang-14 rejects the flags without naming one: "
 	assert_line -n 0 --partial "error: no previous extern declaration for non-static variable 'kparity_flag_probe' [-Werror,-Wmissing-variable-declarations]"
 }
+
+@test "gcc 11, -n: GCC 12's flags it rejects are dropped, no Clang spelling tried, in any locale" {
+	need_tool gcc-11
+	# GCC quotes with typographic quotes in a UTF-8 locale
+	run -0 env LC_ALL=C.UTF-8 "$FT" -n -c gcc-11 -- -O2 -ftrivial-auto-var-init=zero \
+		-mfunction-return=thunk-extern -mrecord-mcount -pg -mfentry -Wimplicit-fallthrough=5
+	assert_output "-ftrivial-auto-var-init=zero	drop	-	security	stack variables are not zero-initialised"
+}

@@ -321,3 +321,46 @@ OUT
 		| .swap.status = "pass"' "$FIX/failures-x86.json")
 	assert_output '{"failures":[],"findings":[]}'
 }
+
+# verdicts ROW...: module-check.sh's verdicts.tsv, each ROW 'REL|BITS|VERDICT'
+verdicts() {
+	local row
+
+	for row in "$@"; do
+		printf '%s\tdetail\n' "$(printf '%s' "$row" | tr '|' '\t')"
+	done >"$T/verdicts.tsv"
+}
+
+@test "module-summary.awk: every module checked and equal is PASS" {
+	verdicts 'a.ko|0|PASS' 'sub/b.ko|0|PASS'
+	run -0 awk -F "$TAB" -v missing= -f scripts/module/module-summary.awk "$T/verdicts.tsv"
+	assert_output "PASS (2 of 2 modules checked)"
+}
+
+@test "module-summary.awk: a difference comes first, the bits ORed, with what was not checked" {
+	verdicts 'a.ko|4|LAYOUTS DIFFER (kabi bits 4)' 'b.ko|24|LAYOUTS DIFFER (kabi bits 8)' \
+		'c.ko|16|NOT CHECKED' 'd.ko|16|NOT FULLY CHECKED' 'e.ko|0|PASS'
+	run -0 awk -F "$TAB" -v missing=x_tables -f scripts/module/module-summary.awk "$T/verdicts.tsv"
+	assert_output "layouts differ in 2 of 5 modules (kabi bits 12); 1 not checked; 2 not fully checked"
+}
+
+@test "module-summary.awk: without a difference, what was not checked and what was not compared" {
+	verdicts 'a.ko|16|NOT CHECKED' 'b.ko|16|NOT FULLY CHECKED' 'c.ko|0|PASS'
+	run -0 awk -F "$TAB" -v missing="drm, x_tables" -f scripts/module/module-summary.awk "$T/verdicts.tsv"
+	assert_output "NOT FULLY CHECKED (1 of 3 modules not checked; 1 of 3 modules: types of drm, x_tables not compared)"
+	verdicts 'a.ko|16|NOT FULLY CHECKED' 'b.ko|0|PASS'
+	run -0 awk -F "$TAB" -v missing=drm -f scripts/module/module-summary.awk "$T/verdicts.tsv"
+	assert_output "NOT FULLY CHECKED (1 of 2 modules: types of drm not compared)"
+}
+
+@test "module-summary.awk: no module readable is NOT CHECKED" {
+	verdicts 'a.ko|16|NOT CHECKED' 'b.ko|16|NOT CHECKED'
+	run -0 awk -F "$TAB" -v missing= -f scripts/module/module-summary.awk "$T/verdicts.tsv"
+	assert_output "NOT CHECKED (2 of 2 modules unreadable to kabi)"
+}
+
+@test "module-summary.awk: not fully checked with no module depended on missing: objects without DWARF" {
+	verdicts 'a.ko|16|NOT FULLY CHECKED' 'b.ko|0|PASS'
+	run -0 awk -F "$TAB" -v missing= -f scripts/module/module-summary.awk "$T/verdicts.tsv"
+	assert_output "NOT FULLY CHECKED (1 of 2 modules not fully checked)"
+}

@@ -116,3 +116,8 @@ OUT
 	run -0 make -C "$TOP" --no-print-directory -n O=build probes COMPILERS=all
 	assert_line "scripts/compiler-bugs.sh -o build "
 }
+
+@test "make: module passes each MODDIR directory as its own -d" {
+	run -0 make -C "$TOP" --no-print-directory -n O=build module KDIR=/k M=/m MODDIR="/a /b/c"
+	assert_line "scripts/module.sh -o 'build' -k '/k' -m '/m'    -d '/a' -d '/b/c'"
+}

@@ -567,6 +567,8 @@ unsaved_line() {
 tiny_tarball() {
 	mkdir -p "$T/tar/linux-source-6.1/scripts"
 	cp "$T/tree/Makefile" "$T/tree/a.c" "$T/tree/b.c" "$T/tar/linux-source-6.1/"
+	# a file no patch touches
+	seq 1 5 >"$T/tar/linux-source-6.1/c.c"
 	: >"$T/tar/linux-source-6.1/Kconfig"
 	: >"$T/tar/linux-source-6.1/scripts/Makefile.compiler"
 	tar -C "$T/tar" -cJf "$T/linux-source-6.1.tar.xz" linux-source-6.1
@@ -597,6 +599,42 @@ tiny_tarball() {
 	run -0 --separate-stderr "$S/series-tree.sh" -f --discard -o "$T/b" -p "$T/patches"
 	assert_output "$src"
 	run -1 grep -c 'unsaved' "$src/b.c"
+}
+
+@test "series-tree: -f refuses to extract over changes in files no patch touches, naming them" {
+	good_series
+	tiny_tarball
+	run -0 --separate-stderr "$S/series-tree.sh" -o "$T/b" -p "$T/patches"
+	local src=$T/b/src/linux-source-6.1
+	# edited without 'quilt add', created, removed: no patch has them
+	echo '# mine' >>"$src/Makefile"
+	echo 'new work' >"$src/notes.txt"
+	rm "$src/c.c"
+	run -2 --separate-stderr "$S/series-tree.sh" -f -o "$T/b" -p "$T/patches"
+	assert_output ""
+	assert_equal "${#stderr_lines[@]}" 2
+	assert_equal "${stderr_lines[1]}" "series-tree.sh: '$src' has changes no patch holds in files no patch touches: Makefile, c.c, notes.txt; save them if they are yours ('quilt add FILE' before an edit puts it in the top patch), or drop them with 'make series-tree FRESH=1 DISCARD=1'"
+	run -0 tail -n 1 "$src/Makefile"
+	assert_output "# mine"
+	run -0 cat "$src/notes.txt"
+	assert_output "new work"
+	run -0 --separate-stderr "$S/series-tree.sh" -f --discard -o "$T/b" -p "$T/patches"
+	assert_output "$src"
+	run -0 tail -n 1 "$src/Makefile"
+	assert_output "EXTRAVERSION ="
+	assert [ ! -e "$src/notes.txt" ]
+	assert [ -f "$src/c.c" ]
+}
+
+@test "series-tree: -f extracts afresh over a tree whose only changes are the series'" {
+	good_series
+	tiny_tarball
+	run -0 --separate-stderr "$S/series-tree.sh" -o "$T/b" -p "$T/patches"
+	local src=$T/b/src/linux-source-6.1
+	run -0 --separate-stderr "$S/series-tree.sh" -f -o "$T/b" -p "$T/patches"
+	assert_output "$src"
+	run -0 cat "$src/.pc/applied-patches"
+	assert_output "$(printf '0001-offset.patch\n0005-clean.patch')"
 }
 
 @test "series-check: -c runs the tree's checkpatch.pl on every patch by its absolute path" {

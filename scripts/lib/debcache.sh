@@ -55,15 +55,17 @@ deb_root() {
 # as KDIR. The tree's Makefile includes the common headers by their
 # installed path, which is pointed at the unpacked copy.
 debian_headers() {
-	local cache="$1" kver="$2" root tree common
+	local cache="$1" kver="$2" root tree common abi
 
+	# 6.1.0-57-cloud-amd64 and 6.1.0-57-amd64 alike: 6.1.0-57
+	abi=$(echo "$kver" | sed 's/^\([0-9.]*-[0-9]*\)-.*/\1/')
 	root=$(deb_root "$cache" "headers-$kver" "linux-headers-$kver" \
-		"linux-headers-${kver%-*-*}-common" linux-kbuild-6.1)
+		"linux-headers-$abi-common" linux-kbuild-6.1)
 	tree="$root/usr/src/linux-headers-$kver"
-	common="$root/usr/src/linux-headers-${kver%-*-*}-common"
+	common="$root/usr/src/linux-headers-$abi-common"
 	[ -f "$tree/.config" ] || die "no '$tree/.config' in the headers of $kver"
 	if ! grep -q "^include $common/Makefile\$" "$tree/Makefile"; then
-		sed "s|^include /usr/src/linux-headers-${kver%-*-*}-common/Makefile\$|include $common/Makefile|" \
+		sed "s|^include /usr/src/linux-headers-$abi-common/Makefile\$|include $common/Makefile|" \
 			"$tree/Makefile" >"$tree/Makefile.tmp"
 		mv "$tree/Makefile.tmp" "$tree/Makefile"
 	fi
