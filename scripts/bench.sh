@@ -119,9 +119,13 @@ pick_abis() {
 
 # fetch ABI: download and extract that ABI's vmlinux into the cache once
 fetch() {
-	local pkg="$PKG_PREFIX$1$PKG_SUFFIX" want deb tmp
+	fetch_pkg "$PKG_PREFIX$1$PKG_SUFFIX" "$(vmlinux_path "$1")"
+}
 
-	want=$(vmlinux_path "$1")
+# fetch_pkg PKG FILE: download PKG and extract FILE (in the cache) once
+fetch_pkg() {
+	local pkg="$1" want="$2" deb tmp
+
 	[ ! -f "$want" ] || return 0
 	deb=$(deb_fetch "$cache/dbg" "$pkg")
 	step EXTRACT "$pkg"
@@ -160,19 +164,7 @@ pick_far() {
 
 # fetch_far V: download and extract 6.12.V's vmlinux into the cache once
 fetch_far() {
-	local pkg="$FAR_PREFIX$1$FAR_SUFFIX" want deb tmp
-
-	want=$(far_path "$1")
-	[ ! -f "$want" ] || return 0
-	deb=$(deb_fetch "$cache/dbg" "$pkg")
-	step EXTRACT "$pkg"
-	tmp="$cache/dbg/.$pkg.tmp"
-	rm -rf "$tmp"
-	mkdir -p "$tmp"
-	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" "./${want#"$cache/dbg/$pkg/"}" ||
-		die "cannot extract the vmlinux from '$deb'"
-	rm -rf "$cache/dbg/$pkg"
-	mv "$tmp" "$cache/dbg/$pkg"
+	fetch_pkg "$FAR_PREFIX$1$FAR_SUFFIX" "$(far_path "$1")"
 }
 
 # build_dwalk: BUILDDIR/bench/dwalk, the bare libdw walk
@@ -369,9 +361,10 @@ codiff_structs() {
 	sed -n 's/^  struct \([A-Za-z_][A-Za-z0-9_]*\) *|.*/\1/p' "$1" | sort -u
 }
 
-# check_codiff PAIR OLD NEW: kabi reports every struct codiff reports
+# check_codiff PAIR OLD NEW: kabi reports every struct codiff reports,
+# or the struct is local to functions, or pahole lays it out alike in both
 check_codiff() {
-	local pair="$1" old="$2" new="$3" names n reported="" local_only="" missed="" st
+	local pair="$1" old="$2" new="$3" names n reported="" local_only="" same="" missed="" st
 	local name="$pair: every struct codiff reports as changed is reported by kabi"
 
 	if [ "$(status "codiff-$pair")" != 0 ]; then
@@ -393,21 +386,28 @@ check_codiff() {
 	# 2: no --type selects a type, every struct codiff names is local to
 	# a function; the loop below says so
 	[ "$st" = 0 ] || [ "$st" = 2 ] || die "kabi dump --type failed: $(head -n 1 "$work/t1.err")"
+	{ pahole "$old" >"$work/pahole-$pair.old" && pahole "$new" >"$work/pahole-$pair.new"; } ||
+		die "pahole cannot read the $pair pair"
+	awk -f "$TOPDIR/scripts/bench/pahole-same.awk" "$work/pahole-$pair.old" \
+		"$work/pahole-$pair.new" >"$work/pahole-same-$pair"
 	for n in $names; do
-		if grep -Eq "^(struct|union) $n( |\$)" "$work/kabi-diff-$pair.out.1"; then
+		# a change inside an anonymous member is reported under its path
+		if grep -Eq "^(struct|union) $n([ .]|\$)" "$work/kabi-diff-$pair.out.1"; then
 			reported="$reported $n"
 		elif ! grep -Eq "^(struct|union) $n( |\$)" "$work/codiff-types-$pair"; then
 			local_only="$local_only $n"
+		elif grep -Eqx "(struct|union) $n" "$work/pahole-same-$pair"; then
+			same="$same $n"
 		else
 			missed="$missed $n"
 		fi
 	done
+	[ "$(echo "$reported" | wc -w)" -le 20 ] || reported=" $(echo "$reported" | wc -w) structs"
+	[ -z "$same" ] || same=" ${local_only:+and }$(echo "$same" | wc -w) laid out alike by pahole in both, every member at its offset with its size (codiff lists a struct where a unit uses it in one input only, or where only the types of its members changed)"
 	if [ -n "$missed" ]; then
 		check "$name" fail "missed:$missed"
-	elif [ -n "$local_only" ]; then
-		check "$name" pass "reported:${reported:- none}; explained:$local_only (no file-scope definition in either input: defined inside a function, which kabi does not read; codiff pairs same-name local structs of different functions)"
 	else
-		check "$name" pass "reported:$reported"
+		check "$name" pass "reported:${reported:- none}; explained:$local_only${local_only:+ (no file-scope definition in either input: defined inside a function, which kabi does not read; codiff pairs same-name local structs of different functions)}$same"
 	fi
 }
 

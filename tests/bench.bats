@@ -108,7 +108,7 @@ need_anchors() {
 		'dump --stats new.o > /dev/null' \
 		'dump --threads 1 new.o > WORK' 'diff --threads 1 old.o new.o > WORK' \
 		'dump --reader libdw new.o > WORK' 'diff --reader libdw old.o new.o > WORK' \
-		'dump --type struct file_scope --type union file_scope --type struct local_only --type union local_only old.o new.o > WORK')"
+		'dump --type struct alike --type union alike --type struct file_scope --type union file_scope --type struct local_only --type union local_only old.o new.o > WORK')"
 }
 
 @test "bench: a missing kabi or input is trouble" {
@@ -133,7 +133,7 @@ need_anchors() {
 	assert_line --index 6 "check PASS tiny: kabi dump and diff byte-identical over 1 runs, --threads 1 and --reader libdw"
 	assert_line --index 7 "check PASS tiny: kabi dump --stats counts the DIEs libdw walks"
 	assert_line --index 8 "check PASS tiny: every struct codiff reports as changed is reported by kabi"
-	assert_line --index 9 "           reported: file_scope; explained: local_only (no file-scope definition in either input: defined inside a function, which kabi does not read; codiff pairs same-name local structs of different functions)"
+	assert_line --index 9 "           reported: file_scope; explained: local_only (no file-scope definition in either input: defined inside a function, which kabi does not read; codiff pairs same-name local structs of different functions) and 1 laid out alike by pahole in both, every member at its offset with its size (codiff lists a struct where a unit uses it in one input only, or where only the types of its members changed)"
 	assert_line --index 10 "bench: PASS; $T/b/bench/bench.json"
 	[ "${#lines[@]}" -eq 11 ]
 }
@@ -189,4 +189,21 @@ need_anchors() {
 	assert_line "check FAIL tiny: kabi dump --stats counts the DIEs libdw walks"
 	assert_line --regexp '^           kabi: 1, dwalk: [0-9]{2,}$'
 	assert_line "bench: FAIL (1 missed); $T/b/bench/bench.json"
+}
+
+@test "bench: pahole-same.awk names the structs pahole lays out alike, member by member" {
+	need_tool pahole
+	small_pair
+	pahole "$T/old.o" >"$T/old.pahole"
+	pahole "$T/new.o" >"$T/new.pahole"
+	# file_scope grew, alike's char became signed char, local_only grew
+	run -0 awk -f "$TOP/scripts/bench/pahole-same.awk" "$T/old.pahole" "$T/new.pahole"
+	assert_output "struct alike"
+	# a struct is laid out alike with itself, whatever its attributes
+	printf 'struct a {\n\tint x; /* 0 4 */\n} __attribute__((__aligned__(8)));\nstruct b {\n\tint y; /* 4 4 */\n};\n' >"$T/one"
+	printf 'struct a {\n\tlong x; /* 0 8 */\n};\nstruct b {\n\tint y; /* 4 4 */\n\n\t/* size: 8 */\n};\n' >"$T/two"
+	run -0 awk -f "$TOP/scripts/bench/pahole-same.awk" "$T/one" "$T/one"
+	assert_equal "$(printf '%s\n' "$output" | sort)" "$(printf 'struct a\nstruct b')"
+	run -0 awk -f "$TOP/scripts/bench/pahole-same.awk" "$T/one" "$T/two"
+	assert_output ""
 }
