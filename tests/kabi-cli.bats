@@ -98,6 +98,22 @@ OUT
 	[ "$(cat "$T/out.txt")" = "$want" ]
 }
 
+@test "kabi cli: -o onto a device writes into it and leaves it a device" {
+	cc_obj gcc "$T/a.o" tests/fixtures/kabi-diff/enums.c
+	# a null device of the test's own: the machine's /dev/null is not
+	# put at risk by the code under test
+	mknod "$T/null" c 1 3 2>/dev/null || skip "mknod of a character device is not permitted here"
+	run -0 "$KABI" dump -o "$T/null" "$T/a.o"
+	assert_output ""
+	run -0 "$KABI" diff -o "$T/null" "$T/a.o" "$T/a.o"
+	assert_output ""
+	run -0 stat -c '%F %t,%T' "$T/null"
+	assert_output "character special file 1,3"
+	# and a directory there is one line, as any file that cannot be written
+	run -1 --separate-stderr "$KABI" dump -o "$T" "$T/a.o"
+	assert_equal "$stderr" "kabi: cannot write '$T': Is a directory"
+}
+
 @test "kabi cli: -o into a missing directory fails cleanly" {
 	cc_obj gcc "$T/a.o" tests/fixtures/kabi-diff/enums.c
 	run -1 --separate-stderr "$KABI" dump -o "$T/no/such/out.txt" "$T/a.o"

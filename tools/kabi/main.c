@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <elfutils/version.h>
@@ -181,17 +182,33 @@ struct out {
 	FILE *f;
 	const char *path;
 	char *tmp;
+	bool in_place;
 };
 
+/* A regular file (or a new one) is written beside its name and renamed
+ * over it, so that a reader never sees half of it; anything else that
+ * exists there (-o /dev/null, a pipe) is written in place: renaming a
+ * file over a device would replace the device. */
 static int out_open(struct out *o, const char *path)
 {
+	struct stat st;
 	char *dir;
 	int fd;
 
 	o->path = path;
 	o->tmp = NULL;
+	o->in_place = false;
 	if (!path) {
 		o->f = stdout;
+		return 0;
+	}
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (!(o->f = fopen(path, "w"))) {
+			kabi_err("cannot write '%s': %s", path,
+				 strerror(errno));
+			return -1;
+		}
+		o->in_place = true;
 		return 0;
 	}
 	dir = xstrdup(path);
@@ -219,6 +236,10 @@ static int out_close(struct out *o, bool failed)
 	if (fflush(o->f) != 0 || ferror(o->f)) {
 		kabi_err("cannot write '%s': %s",
 			 o->path ? o->path : "<stdout>", strerror(errno));
+		rc = -1;
+	}
+	if (o->in_place && fclose(o->f) != 0 && !rc) {
+		kabi_err("cannot write '%s': %s", o->path, strerror(errno));
 		rc = -1;
 	}
 	if (!o->tmp)
