@@ -41,7 +41,8 @@ compiler NEW (the cells BUILDDIR/kernel/TARGET-*), and write the result.
              (every difference is a finding, none fails)
   -s SRCDIR  the kernel tree, for declaration paths relative to it
   -O FILE    where the result goes (default:
-             BUILDDIR/diff/TARGET.OLD.NEW.result.json)
+             BUILDDIR/diff/TARGET.OLD.NEW.result.json, each compiler
+             named as its build is: clang-22 for clang with LLVM=-22)
 Environment: LLVM=1|-N|DIR/ selects the clang, as for kernel-build.sh.
 Exit: 0 passed or skipped, 1 failed, 2 trouble.
 USAGE
@@ -98,7 +99,7 @@ read_pair() {
 }
 
 main() {
-	local opt kind=ref dir olddir newdir rc=0 n
+	local opt kind=ref dir olddir newdir oldbuild newbuild rc=0 n
 
 	builddir="" target="" srcdir="" out=""
 	while getopts hk:o:O:s:t: opt; do
@@ -130,8 +131,10 @@ main() {
 	load_target "$target"
 	compiler_select "$old"
 	olddir=$(cell_dir "$abuild")
+	oldbuild=$cc_suffix
 	compiler_select "$new"
 	newdir=$(cell_dir "$abuild")
+	newbuild=$cc_suffix
 	# Kbuild links each O= directory's source to its tree
 	[ -n "$srcdir" ] || [ ! -d "$olddir/source" ] || srcdir=$(cd "$olddir/source" && pwd -P)
 	if [ -n "$srcdir" ]; then
@@ -141,8 +144,10 @@ main() {
 
 	dir="$abuild/diff"
 	mkdir -p "$dir" || die "cannot create '$dir'"
-	raw="$dir/$target.$old.$new.json"
-	[ -n "$out" ] || out="$dir/$target.$old.$new.result.json"
+	# named by the builds, not the compilers' names: clang with LLVM=-22
+	# is another build than clang, whose kept read must not stand for it
+	raw="$dir/$target.$oldbuild.$newbuild.json"
+	[ -n "$out" ] || out="$dir/$target.$oldbuild.$newbuild.result.json"
 	repro="$builddir/kabi diff${srcdir:+ --root $(shown "$srcdir")} $(shown "$olddir/vmlinux") $(shown "$newdir/vmlinux")"
 
 	for dir in "$olddir" "$newdir"; do

@@ -101,6 +101,25 @@ fake_kabi() {
 	assert_output 2
 }
 
+@test "kernel-diff: the read kept for clang is not the read of clang with LLVM=-22" {
+	need_tool clang-22
+	cell gcc gcc
+	cell clang clang
+	mkdir -p "$B/kernel/x86_64-clang-22"
+	cc_obj clang-22 "$B/kernel/x86_64-clang-22/vmlinux" "$FIX/layout.c" -DNEW
+	: >"$B/kernel/x86_64-clang-22/.kparity-built"
+	# every image older than the read the first comparison keeps
+	touch -d '-1 hour' "$B"/kernel/*/vmlinux
+	run -0 --separate-stderr "$TOP/scripts/kernel-diff.sh" -o "$B" -t x86_64 -k version gcc clang
+	assert_equal "$stderr" "KABI    x86_64 gcc vs clang  0 changed (0 incompatible), 0 only in old, 0 only in new, 14 unchanged"
+	run -0 --separate-stderr env LLVM=-22 "$TOP/scripts/kernel-diff.sh" -o "$B" -t x86_64 -k version gcc clang
+	assert_equal "$stderr" "KABI    x86_64 gcc vs clang  7 changed (2 incompatible), 1 only in old, 1 only in new, 6 unchanged"
+	run -0 jq -r .reproduce "$B/diff/x86_64.gcc.clang-22.result.json"
+	assert_output "$B/kabi diff $B/kernel/x86_64-gcc/vmlinux $B/kernel/x86_64-clang-22/vmlinux"
+	run -0 ls "$B/diff"
+	assert_output "$(printf '%s\n' x86_64.gcc.clang-22.json x86_64.gcc.clang-22.result.json x86_64.gcc.clang.json x86_64.gcc.clang.result.json)"
+}
+
 @test "kernel-diff: bad arguments are trouble, nothing written" {
 	run -2 --separate-stderr "$TOP/scripts/kernel-diff.sh" -o "$B" -t x86_64 -k both gcc clang
 	assert_equal "$stderr" "kernel-diff.sh: -k takes ref or version, not 'both'"
