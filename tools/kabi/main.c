@@ -6,11 +6,9 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <libgen.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <elfutils/version.h>
@@ -177,88 +175,6 @@ static int cmd_help(struct opts *o)
 }
 
 /* ---- output ---------------------------------------------------------- */
-
-struct out {
-	FILE *f;
-	const char *path;
-	char *tmp;
-	bool in_place;
-};
-
-/* A regular file (or a new one) is written beside its name and renamed
- * over it, so that a reader never sees half of it; anything else that
- * exists there (-o /dev/null, a pipe) is written in place: renaming a
- * file over a device would replace the device. */
-static int out_open(struct out *o, const char *path)
-{
-	struct stat st;
-	char *dir;
-	int fd;
-
-	o->path = path;
-	o->tmp = NULL;
-	o->in_place = false;
-	if (!path) {
-		o->f = stdout;
-		return 0;
-	}
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		if (!(o->f = fopen(path, "w"))) {
-			kabi_err("cannot write '%s': %s", path,
-				 strerror(errno));
-			return -1;
-		}
-		o->in_place = true;
-		return 0;
-	}
-	dir = xstrdup(path);
-	o->tmp = xmalloc(strlen(path) + 16);
-	sprintf(o->tmp, "%s/.kabi.XXXXXX", dirname(dir));
-	free(dir);
-	fd = mkstemp(o->tmp);
-	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
-		kabi_err("cannot write '%s': %s", path, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(o->tmp);
-		}
-		free(o->tmp);
-		return -1;
-	}
-	return 0;
-}
-
-/* Finish the output; on FAILED or a write error nothing is left behind. */
-static int out_close(struct out *o, bool failed)
-{
-	int rc = 0;
-
-	if (fflush(o->f) != 0 || ferror(o->f)) {
-		kabi_err("cannot write '%s': %s",
-			 o->path ? o->path : "<stdout>", strerror(errno));
-		rc = -1;
-	}
-	if (o->in_place && fclose(o->f) != 0 && !rc) {
-		kabi_err("cannot write '%s': %s", o->path, strerror(errno));
-		rc = -1;
-	}
-	if (!o->tmp)
-		return rc;
-	if (fclose(o->f) != 0 && !rc) {
-		kabi_err("cannot write '%s': %s", o->path, strerror(errno));
-		rc = -1;
-	}
-	if (failed || rc || rename(o->tmp, o->path) != 0) {
-		if (!failed && !rc) {
-			kabi_err("cannot write '%s': %s", o->path,
-				 strerror(errno));
-			rc = -1;
-		}
-		unlink(o->tmp);
-	}
-	free(o->tmp);
-	return rc;
-}
 
 /* ---- verbs ----------------------------------------------------------- */
 

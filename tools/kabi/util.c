@@ -2,7 +2,9 @@
 /*
  * Error reporting, allocation, arenas, strings and JSON quoting.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -10,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -337,4 +340,79 @@ void json_str(FILE *f, const char *s)
 		}
 	}
 	fputc('"', f);
+}
+
+/* A regular file (or a new one) is written beside its name and renamed
+ * over it, so that a reader never sees half of it; anything else that
+ * exists there (-o /dev/null, a pipe) is written in place: renaming a
+ * file over a device would replace the device. */
+int out_open(struct out *o, const char *path)
+{
+	struct stat st;
+	char *dir;
+	int fd;
+
+	o->path = path;
+	o->tmp = NULL;
+	o->in_place = false;
+	if (!path) {
+		o->f = stdout;
+		return 0;
+	}
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (!(o->f = fopen(path, "w"))) {
+			kabi_err("cannot write '%s': %s", path,
+				 strerror(errno));
+			return -1;
+		}
+		o->in_place = true;
+		return 0;
+	}
+	dir = xstrdup(path);
+	o->tmp = xmalloc(strlen(path) + 16);
+	sprintf(o->tmp, "%s/.kabi.XXXXXX", dirname(dir));
+	free(dir);
+	fd = mkstemp(o->tmp);
+	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+		kabi_err("cannot write '%s': %s", path, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(o->tmp);
+		}
+		free(o->tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/* Finish the output; on FAILED or a write error nothing is left behind. */
+int out_close(struct out *o, bool failed)
+{
+	int rc = 0;
+
+	if (fflush(o->f) != 0 || ferror(o->f)) {
+		kabi_err("cannot write '%s': %s",
+			 o->path ? o->path : "<stdout>", strerror(errno));
+		rc = -1;
+	}
+	if (o->in_place && fclose(o->f) != 0 && !rc) {
+		kabi_err("cannot write '%s': %s", o->path, strerror(errno));
+		rc = -1;
+	}
+	if (!o->tmp)
+		return rc;
+	if (fclose(o->f) != 0 && !rc) {
+		kabi_err("cannot write '%s': %s", o->path, strerror(errno));
+		rc = -1;
+	}
+	if (failed || rc || rename(o->tmp, o->path) != 0) {
+		if (!failed && !rc) {
+			kabi_err("cannot write '%s': %s", o->path,
+				 strerror(errno));
+			rc = -1;
+		}
+		unlink(o->tmp);
+	}
+	free(o->tmp);
+	return rc;
 }

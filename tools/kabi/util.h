@@ -7,6 +7,7 @@
 #ifndef KABI_UTIL_H
 #define KABI_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -63,6 +64,18 @@ void sb_add2(struct sb *b, const char *x, const char *y);
 const char *sb_str(struct sb *b);
 
 /* JSON string literal of S (with quotes) on F. */
+/* Output to a file named by -o (or standard output without one), written
+ * whole or not at all: out_open, then out_close with whether the verb
+ * failed. */
+struct out {
+	FILE *f;
+	const char *path;
+	char *tmp;
+	bool in_place;
+};
+int out_open(struct out *o, const char *path);
+int out_close(struct out *o, bool failed);
+
 void json_str(FILE *f, const char *s);
 
 #endif
