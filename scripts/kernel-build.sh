@@ -94,6 +94,20 @@ setup_compiler() {
 	export ARCH CC
 }
 
+# version_string SRCDIR: export the KBUILD_BUILD_* variables of the
+# kernel's version string the caller left unset, fixed by the tree (its
+# Makefile's time) rather than by the clock, the user and the build count:
+# 6.1 compiles init/version.o with them alone, "# " when they are unset,
+# so a cell is only rebuilt the same (scripts/reproduce.sh) if they were
+# set when it was built (Documentation/kbuild/reproducible-builds.rst).
+version_string() {
+	: "${KBUILD_BUILD_USER:=kparity}" "${KBUILD_BUILD_HOST:=kparity}" "${KBUILD_BUILD_VERSION:=1}"
+	[ -n "${KBUILD_BUILD_TIMESTAMP:-}" ] ||
+		KBUILD_BUILD_TIMESTAMP=$(LC_ALL=C date -u -d "@$(stat -c %Y "$1/Makefile")") ||
+		die "cannot read the time of '$1/Makefile'"
+	export KBUILD_BUILD_USER KBUILD_BUILD_HOST KBUILD_BUILD_VERSION KBUILD_BUILD_TIMESTAMP
+}
+
 # config_inputs SRCDIR FRAGMENT...: print everything the .config depends on,
 # to be compared with what the last successful configuration recorded.
 config_inputs() {
@@ -138,6 +152,14 @@ configure() {
 	printf '%s\n' "$inputs" >"$stamp"
 }
 
+# built_stamp: what a build is made of beyond its tree, for .kparity-built:
+# the configuration's inputs and the version string
+built_stamp() {
+	cat "$objdir/.kparity-config"
+	printf 'version %s@%s #%s %s\n' "$KBUILD_BUILD_USER" "$KBUILD_BUILD_HOST" \
+		"$KBUILD_BUILD_VERSION" "$KBUILD_BUILD_TIMESTAMP"
+}
+
 # up_to_date SRCDIR: the last build succeeded, the configuration is what
 # it was then, and nothing in SRCDIR changed since. make would find nothing
 # to do, but it takes many seconds to find out.
@@ -145,7 +167,7 @@ up_to_date() {
 	local built="$objdir/.kparity-built"
 
 	[ -f "$built" ] && [ -f "$objdir/vmlinux" ] &&
-		[ "$(cat "$built")" = "$(cat "$objdir/.kparity-config")" ] &&
+		[ "$(cat "$built")" = "$(built_stamp)" ] &&
 		[ -z "$(find "$1" "$objdir/.config" -newer "$built" -print | head -n 1)" ]
 }
 
@@ -173,7 +195,7 @@ build() {
 		exit 1
 	fi
 	cat "$log" >>"$objdir/warnings.log"
-	cp "$objdir/.kparity-config" "$objdir/.kparity-built"
+	built_stamp >"$objdir/.kparity-built"
 	echo $(($(date +%s) - start)) >"$objdir/build.seconds"
 	step BUILD "$name  $(fmt_time $(($(date +%s) - start)))"
 }
@@ -217,6 +239,7 @@ main() {
 
 	srcdir=$("$TOPDIR/scripts/kernel-src.sh" -o "$builddir") || exit 2
 	"$TOPDIR/scripts/kernel-patch.sh" -s "$srcdir" || exit
+	version_string "$srcdir"
 	objdir=$(cell_dir "$builddir")
 	mkdir -p "$objdir" || die "cannot create '$objdir'"
 	objdir=$(cd "$objdir" && pwd)
