@@ -110,6 +110,13 @@ setup() {
 		| "\(.name) \(.boot.proc_version | contains($c.compiler_version)) \(.boot.proc_version | test("clang version"))"'
 	run -0 jq -r "$q" "$R"
 	assert_output "$(printf '%s\n' "x86_64/gcc true false" "x86_64/clang true true")"
+	# the version string is the tree's, not the clock's (reproduce.sh)
+	local when
+	when=$(LC_ALL=C date -u -d "@$(stat -c %Y "$BUILD/src/linux-source-6.1/Makefile")")
+	q='.matrix[].cells[].boot.proc_version
+		| startswith("Linux version 6.1.192 (kparity@kparity) ") and endswith(" #1 " + $when)'
+	run -0 jq -r --arg when "$when" "$q" "$R"
+	assert_output "$(printf 'true\ntrue')"
 }
 
 @test "parity: the kabi summary, every changed struct drawn with both sides" {
