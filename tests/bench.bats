@@ -72,7 +72,8 @@ need_anchors() {
 	assert_line --index 3 "check PASS btf: kabi dump byte-identical over 2 runs"
 	assert_line --index 4 "bench: PASS; $T/b/bench/bench.json"
 	[ "${#lines[@]}" -eq 5 ]
-	run -0 jq -c '[.runs, [.rows[] | .id, .anchor.result], [.checks[].result], .verdict]' "$T/b/bench/bench.json"
+	local q='[.runs, [.rows[] | .id, .anchor.result], [.checks[].result], .verdict]'
+	run -0 jq -c "$q" "$T/b/bench/bench.json"
 	assert_output '[2,["dump-btf-pahole","ok","dump-btf-bpftool","ok"],["pass"],"PASS"]'
 	run -2 --separate-stderr "$BENCH" -o "$T/b" --btf-only "$T/nope.btf"
 	assert_equal "$stderr" "bench.sh: no '$T/nope.btf'"
@@ -147,7 +148,8 @@ need_anchors() {
 	run -0 jq -r "$shape" "$T/b/bench/bench.json"
 	assert_output '[1,1,60,["dump-tiny","pahole","ok","info","diff-tiny-codiff","codiff","ok","info","diff-tiny-abidiff","abidiff","exit 4","info"],["debug_info_bytes","kabi_dump_rss_kb"],["decoded","dies","not_reached","stepped_over"],["pass","pass","pass"],"PASS"]'
 	# what kabi dump --stats says, in numbers
-	run -0 jq -r '.dies.tiny | .dies == .decoded + .stepped_over + .not_reached and .not_reached > 0' "$T/b/bench/bench.json"
+	local sum='.dies.tiny | .dies == .decoded + .stepped_over + .not_reached and .not_reached > 0'
+	run -0 jq -r "$sum" "$T/b/bench/bench.json"
 	assert_output true
 	local numbers='[.rows[] | .kabi.wall_s, .kabi.cpu_s, .kabi.rss_kb, .anchor.wall_s] | map(type == "number") | all'
 	run -0 jq -r "$numbers" "$T/b/bench/bench.json"

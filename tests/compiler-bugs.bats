@@ -72,8 +72,8 @@ OUT
 	KABI=$KABI run -0 --separate-stderr scripts/compiler-bugs.sh -o "$T"
 	assert_line --regexp '^compiler-bugs: [0-9]+ results from [0-9]+ cases and [0-9]+ compilers: [0-9]+ expected, 0 CHANGED, 0 malformed$'
 	# each history line: case, family, targets, then VERSION OUTCOME -> ...
-	run -0 awk -F '  +' 'NF < 4 || $2 !~ /^(gcc|clang)$/ || $4 !~ /^[0-9][0-9.]* / { print "bad: " $0 }' \
-		"$T/compiler-bugs/history.txt"
+	local bad='NF < 4 || $2 !~ /^(gcc|clang)$/ || $4 !~ /^[0-9][0-9.]* / { print "bad: " $0 }'
+	run -0 awk -F '  +' "$bad" "$T/compiler-bugs/history.txt"
 	assert_output ""
 }
 

@@ -121,8 +121,8 @@ stale_build() {
 	run -0 --separate-stderr "$D" -c clang-19 -j 1 -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/b"
 	assert_equal "$(printf '%s\n' "$stderr" | grep -e STALE)" \
 		"STALE   2 units no longer built, not replayed: fs/no-block.c drivers/old1.c"
-	run -0 jq -c '[.units.replayed, .units.stale_not_replayed, .units.ok, .stale, (.slowest | map(.unit) | sort)]' \
-		"$BATS_TEST_TMPDIR/out/diagnose.json"
+	local q='[.units.replayed, .units.stale_not_replayed, .units.ok, .stale, (.slowest | map(.unit) | sort)]'
+	run -0 jq -c "$q" "$BATS_TEST_TMPDIR/out/diagnose.json"
 	assert_output '[7,2,7,["drivers/old1.c","fs/no-block.c"],["a.c","arch/x86/boot/b.c","drivers/firmware/efi/libstub/s.c","drivers/m.c","drivers/m.mod.c","init/version-timestamp.c","lib/l.c"]]'
 }
 
@@ -252,8 +252,9 @@ triage_fixture() {
 
 @test "diagnose: a header's warning reached by two units is one finding naming both" {
 	triage_fixture
-	run -0 jq -c '.findings[] | select(.file == "include/linux/thread_info.h")
-		| [.group, .line, .col, .count, .units, .notes[0], .gcc[0].flag]' "$BATS_TEST_TMPDIR/d.json"
+	local q='.findings[] | select(.file == "include/linux/thread_info.h")
+		| [.group, .line, .col, .count, .units, .notes[0], .gcc[0].flag]'
+	run -0 jq -c "$q" "$BATS_TEST_TMPDIR/d.json"
 	assert_output '["both",224,29,2,["kernel/exit.c","kernel/fork.c"],"include/linux/compiler.h:78:42: expanded from macro '"'"'unlikely'"'"'","-Wsign-compare"]'
 }
 
