@@ -60,6 +60,22 @@ kinds() {
 	printf '%s\n' '# SPDX-License-Identifier: GPL-2.0-only' 'obj-m += nested/ xt/ pair/ dmachan/' >"$1/Kbuild"
 }
 
+# assert_kinds_verdicts: the line of each module kinds' M makes, with its
+# verdict, from the last run's $stderr, in the order the build made them
+assert_kinds_verdicts() {
+	# shellcheck disable=SC2154 # bats' run sets stderr
+	run -0 sed -n 's/^  MODULE  \([^:]*: [A-Z ]*\).*/\1/p' <<<"$stderr"
+	assert_output - <<'OUT'
+nested/kp_top.ko: PASS
+nested/sub/kp_inner.ko: PASS
+nested/sub/deeper/kp_bare.ko: NOT CHECKED
+xt/xt_kparity.ko: NOT FULLY CHECKED
+pair/kp_base.ko: PASS
+pair/kp_user.ko: LAYOUTS DIFFER 
+dmachan/kp_dmachan.ko: PASS
+OUT
+}
+
 # not_this_kernel: skip when the machine runs the kernel under test, whose
 # own BTF and modules module.sh would then find by itself
 not_this_kernel() {
