@@ -29,6 +29,7 @@ Dump and diff struct, union, enum and typedef layouts from DWARF or BTF.
 Verbs:
   dump   print the types of one or more builds
   diff   compare the types of two builds
+  check  find the types one build sees with different layouts
   help   show the usage of a verb
 See 'kabi help VERB' and kabi(1).
 OUT
@@ -40,6 +41,15 @@ OUT
 	assert_line --index 0 "usage: kabi diff [--json [--layouts]] [--only-layout] [--only-common]"
 	assert_line "Exit status: 0 identical, bits 1 error, 2 usage, 4 changes, 8 incompatible."
 	run -0 "$KABI" diff --help
+	assert_output "$help"
+}
+
+@test "kabi cli: help check names its exit bits" {
+	run -0 "$KABI" help check
+	local help=$output
+	assert_line --index 0 "usage: kabi check [--json] [--by-name] [--root DIR]... [--type NAME]..."
+	assert_line "Exit status: 0 none found, bits 1 error, 2 usage, 4 found, 8 incompatible."
+	run -0 "$KABI" check --help
 	assert_output "$help"
 }
 

@@ -152,13 +152,16 @@ OUT
 		'.types[] | select(.name == "grows") | [.old_layout == $o[0].types[0], .new_layout == $n[0].types[0]]' "$T/d.json"
 	assert_output '[true,true]'
 	# one-sided types have one layout, which the dump gives already
-	run -0 jq -c '[.types[] | select(.status == "changed") | has("old_layout") and has("new_layout")] | unique' "$T/d.json"
+	prog='[.types[] | select(.status == "changed") | has("old_layout") and has("new_layout")] | unique'
+	run -0 jq -c "$prog" "$T/d.json"
 	assert_output '[true]'
-	run -0 jq -c '[.types[] | select(.status != "changed") | has("old_layout") or has("new_layout")] | unique' "$T/d.json"
+	prog='[.types[] | select(.status != "changed") | has("old_layout") or has("new_layout")] | unique'
+	run -0 jq -c "$prog" "$T/d.json"
 	assert_output '[false]'
 	# without it the report is as it was
 	run -12 "$KABI" diff --json -o "$T/plain.json" "$T/old.o" "$T/new.o"
-	run -0 jq -c '[.types[] | has("old_layout")] | unique' "$T/plain.json"
+	prog='[.types[] | has("old_layout")] | unique'
+	run -0 jq -c "$prog" "$T/plain.json"
 	assert_output '[false]'
 }
 
@@ -476,7 +479,8 @@ OUT
 	dup_kernel gcc
 	(cd "$TOP/tests/fixtures" && clang -g -c -DNEW kabi-diff/dup-module.c -o "$T/module.o")
 	run -12 "$KABI" diff --json --layouts --only-common -o "$T/d.json" "$T/kernel.o" "$T/module.o"
-	run -0 jq -r '.types[] | [.name, .old_layout.size, .old_layout.decl_file, .new_layout.size, .new_layout.decl_file] | @tsv' "$T/d.json"
+	local prog='.types[] | [.name, .old_layout.size, .old_layout.decl_file, .new_layout.size, .new_layout.decl_file] | @tsv'
+	run -0 jq -r "$prog" "$T/d.json"
 	assert_output - <<'OUT'
 chan_stats	16	tests/fixtures/kabi-diff/dup.h	32	kabi-diff/dup.h
 dma_chan	24	tests/fixtures/kabi-diff/dup.h	32	kabi-diff/dup.h

@@ -106,3 +106,23 @@ pahole_names() {
 	run -0 cmp "$BATS_TEST_TMPDIR/d1" "$BATS_TEST_TMPDIR/d3"
 	assert_output ""
 }
+
+@test "kabi kernel: check finds no type the units of a cell lay out differently" {
+	run -0 "$KABI" check "$GCC_VM"
+	assert_output "summary: 0 with different layouts (0 incompatible), 3637 alike, 725 units"
+	run -0 "$KABI" check "$CLANG_VM"
+	assert_output "summary: 0 with different layouts (0 incompatible), 3478 alike, 720 units"
+}
+
+@test "kabi kernel: check --by-name finds a name defined twice, whatever the threads" {
+	run -12 "$KABI" check --by-name --root "$KSRC_DIR" --threads 1 "$GCC_VM"
+	local one=$output
+	assert_line --index 0 "struct irq_info"
+	assert_line --index 1 "	layout 1 at drivers/tty/serial/8250/8250_core.c:83: size 32, 1 unit: drivers/tty/serial/8250/8250_core.c"
+	assert_line --index 2 "	layout 2 at arch/x86/include/asm/pci_x86.h:74: size 16, 1 unit: arch/x86/pci/irq.c"
+	# zstd's and lz4's U32 typedefs are laid out alike: no clash
+	assert_line "summary: 1 with different layouts (1 incompatible), 3631 alike, 725 units"
+	# 725 units on 4 threads: each thread's counts merged
+	run -12 "$KABI" check --by-name --root "$KSRC_DIR" --threads 4 "$GCC_VM"
+	assert_output "$one"
+}

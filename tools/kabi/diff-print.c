@@ -59,9 +59,9 @@ static void text_type_finding(FILE *out, const struct finding *f)
 	}
 }
 
-static void text_finding(FILE *out, const struct finding *f)
+static void text_finding(FILE *out, const struct finding *f, const char *indent)
 {
-	fputc('\t', out);
+	fputs(indent, out);
 	switch (f->what) {
 	case W_SIZE:
 	case W_ALIGN:
@@ -168,7 +168,6 @@ void print_type(struct ctx *c, const struct ktype *old, const struct ktype *new,
 {
 	const struct ktype *t = new ? new : old;
 	const char *status = !old ? "only_new" : !new ? "only_old" : "changed";
-	size_t i;
 
 	if (c->o->json) {
 		fputs(c->first_json ? "\n" : ",\n", c->f);
@@ -184,8 +183,7 @@ void print_type(struct ctx *c, const struct ktype *old, const struct ktype *new,
 		fprintf(c->f,
 			",\"status\":\"%s\",\"incompatible\":%s,\"findings\":[",
 			status, r->incompatible ? "true" : "false");
-		for (i = 0; i < r->n; i++)
-			json_finding(c->f, &r->v[i], i == 0);
+		print_findings(c->f, r, true, NULL);
 		fputc(']', c->f);
 		if (c->o->layouts && old && new) {
 			fputs(",\"old_layout\":", c->f);
@@ -204,6 +202,18 @@ void print_type(struct ctx *c, const struct ktype *old, const struct ktype *new,
 		fputs("\tonly in new\n", c->f);
 	else if (!new)
 		fputs("\tonly in old\n", c->f);
-	for (i = 0; i < r->n; i++)
-		text_finding(c->f, &r->v[i]);
+	print_findings(c->f, r, false, "\t");
+}
+
+void print_findings(FILE *f, const struct report *r, bool json,
+		    const char *indent)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		if (json)
+			json_finding(f, &r->v[i], i == 0);
+		else
+			text_finding(f, &r->v[i], indent);
+	}
 }

@@ -3,6 +3,7 @@
  * Comparing two models (kabi.h: diff_models), in three files: diff.c
  * pairs the definitions of the two sides, diff-compare.c compares a pair
  * into a report of findings, and diff-print.c prints the report.
+ * check.c compares the layouts one build has of one type the same way.
  */
 #ifndef KABI_DIFF_H
 #define KABI_DIFF_H
@@ -103,5 +104,9 @@ bool value_changed(const struct ktype *a, const struct enumerator *x,
  * side), as C's options say. */
 void print_type(struct ctx *c, const struct ktype *old, const struct ktype *new,
 		const struct report *r);
+/* The findings of R: as text, one line each after INDENT, or as the
+ * JSON objects of an array, comma-separated. */
+void print_findings(FILE *f, const struct report *r, bool json,
+		    const char *indent);
 
 #endif

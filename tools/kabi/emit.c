@@ -181,8 +181,18 @@ static int member_location(struct reader *r, struct die *die, uint64_t *off)
 
 static void emit(struct reader *r, struct ktype *t)
 {
-	if (!r->failed)
-		model_add(r->model, t);
+	struct ktype *in;
+
+	if (r->failed)
+		return;
+	in = model_add(r->model, t);
+	if (!r->grp_on)
+		return;
+	if (r->ngrp == r->grp_cap) {
+		r->grp_cap = r->grp_cap ? 2 * r->grp_cap : 1024;
+		r->grp = xrealloc(r->grp, r->grp_cap * sizeof(*r->grp));
+	}
+	r->grp[r->ngrp++] = in;
 }
 
 /* The bit position of member C, at byte LOC, and its bit size, into M. */

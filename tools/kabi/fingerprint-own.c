@@ -73,8 +73,7 @@ static void fpo_use(struct reader *r, const struct odie *d, int tag,
 		}
 		fpo_die(r, &t, &u, depth + 1, false);
 		f->never |= u.never;
-		fp_mix(f, u.h[0]);
-		fp_mix(f, u.h[1]);
+		fp_mix2(f, u.h[0], u.h[1]);
 	}
 }
 
@@ -86,8 +85,7 @@ static inline bool fpo_recent(struct reader *r, uint64_t key, struct fp *f)
 
 	if (e->gen != r->fpm.gen || e->off != key)
 		return false;
-	fp_mix(f, e->fp[0]);
-	fp_mix(f, e->fp[1]);
+	fp_mix2(f, e->fp[0], e->fp[1]);
 	return true;
 }
 
@@ -123,8 +121,7 @@ static void fpo_ref(struct reader *r, const struct oattr *a, int tag,
 	if (e->state == FP_AGG)
 		e = fpm_slot(r, ukey);
 	if (e->state == FP_DONE) {
-		fp_mix(f, e->fp[0]);
-		fp_mix(f, e->fp[1]);
+		fp_mix2(f, e->fp[0], e->fp[1]);
 		fpo_remember(r, e);
 		return;
 	}
@@ -147,8 +144,7 @@ static void fpo_ref(struct reader *r, const struct oattr *a, int tag,
 		fpo_die(r, &target, &t, depth + 1, false);
 	}
 	f->never |= t.never;
-	fp_mix(f, t.h[0]);
-	fp_mix(f, t.h[1]);
+	fp_mix2(f, t.h[0], t.h[1]);
 }
 
 /* A constant of FORM at P as dattr_udata reads it: the common forms
@@ -369,21 +365,223 @@ static const unsigned char *fpo_shaped(struct reader *r, const struct odie *d,
 	return f->never ? NULL : p;
 }
 
+/*
+ * Most type DIEs have only fixed-size values (a member: its name in
+ * .debug_str, its line, its type, its offset), and of those most go into
+ * a fingerprint as they stand: equal bytes are equal values whichever
+ * unit holds them.  For such an abbreviation a plan is made once: the
+ * bytes of its attributes as words under masks that hide what is not
+ * taken as it stands, then the values that are not (references, file
+ * indexes, indexed strings).  A DIE is then a few words and its
+ * references, with no step per attribute.  The plan's shape says which
+ * abbreviation layout the words come from, so equal fingerprints still
+ * mean equal values; a value stored in another form only costs a miss.
+ * There is a plan for a DIE as a child and one as a type, since a
+ * child's declaration is not read.
+ */
+#define FPP_WORDS 4
+#define FPP_SPECIALS 6
+
+enum { FPP_REF, FPP_FILE, FPP_STR };
+
+struct fpp_ctx {
+	bool ok; /* else fpo_attrs decodes value by value */
+	uint64_t shape;
+	uint64_t mask[FPP_WORDS];
+	uint8_t nsp;
+	struct {
+		uint8_t i;    /* the attribute */
+		uint8_t kind; /* FPP_* */
+	} sp[FPP_SPECIALS];
+};
+
+struct fpplan {
+	uint8_t nw;
+	struct fpp_ctx c[2]; /* as a type, as a child */
+};
+
+/* How attribute AT of FORM goes into a plan for a CHILD or not: 0 taken
+ * as it stands, 1 hidden, 2 + FPP_* a special, -1 no plan. */
+static int fpp_kind(unsigned at, unsigned form, bool child)
+{
+	if (at == DW_AT_sibling || at == DW_AT_decl_column ||
+	    (child && (at == DW_AT_decl_file || at == DW_AT_decl_line)))
+		return 1;
+	if (at == DW_AT_decl_file)
+		return form == DW_FORM_data1 || form == DW_FORM_data2 ||
+				       form == DW_FORM_data4 ||
+				       form == DW_FORM_data8 ||
+				       form == DW_FORM_implicit_const ?
+			       2 + FPP_FILE :
+			       -1;
+	switch (form) {
+	case DW_FORM_data1:
+	case DW_FORM_data2:
+	case DW_FORM_data4:
+	case DW_FORM_data8:
+	case DW_FORM_data16:
+	case DW_FORM_flag:
+	case DW_FORM_flag_present:
+	case DW_FORM_implicit_const: /* its value is in the shape */
+	case DW_FORM_strp:
+	case DW_FORM_line_strp:
+		return 0;
+	case DW_FORM_ref1:
+	case DW_FORM_ref2:
+	case DW_FORM_ref4:
+	case DW_FORM_ref8:
+	case DW_FORM_ref_addr:
+	case DW_FORM_ref_sig8:
+		return 2 + FPP_REF;
+	case DW_FORM_strx1:
+	case DW_FORM_strx2:
+	case DW_FORM_strx3:
+	case DW_FORM_strx4:
+	case DW_FORM_GNU_strp_alt:
+		return 2 + FPP_STR;
+	default:
+		return -1;
+	}
+}
+
+/* The plan of AB for a CHILD or not into C; false when there is none. */
+static bool fpp_make_ctx(const struct abbrev *ab, bool child, struct fpp_ctx *c)
+{
+	struct fp s = { .h = { ab->tag, (uint64_t)child << 1 | ab->children } };
+	unsigned char mask[FPP_WORDS * 8] = { 0 };
+	uint16_t i;
+	int k;
+
+	for (i = 0; i < ab->n; i++) {
+		const struct aspec *a = &ab->spec[i];
+
+		k = fpp_kind(a->at, a->form, child);
+		if (k < 0 || a->off < 0 || a->size < 0)
+			return false;
+		fp_mix(&s, (uint64_t)a->at << 16 | a->form);
+		/* a file index is the unit's: it is a special */
+		if (k == 0 && a->form == DW_FORM_implicit_const)
+			fp_mix(&s, (uint64_t)a->implicit);
+		if (k == 0)
+			memset(mask + a->off, 0xff, (size_t)a->size);
+		if (k < 2)
+			continue;
+		if (c->nsp == FPP_SPECIALS)
+			return false;
+		c->sp[c->nsp].i = (uint8_t)i;
+		c->sp[c->nsp++].kind = (uint8_t)(k - 2);
+	}
+	memcpy(c->mask, mask, sizeof(mask));
+	fp_end(&s);
+	c->shape = s.h[0] ^ s.h[1];
+	return true;
+}
+
+/* Plan P for the DIEs of abbreviation AB. */
+static void fpp_make(struct fpplan *p, const struct abbrev *ab)
+{
+	if (ab->fixed < 0 || ab->fixed > FPP_WORDS * 8 || ab->n > UINT8_MAX)
+		return;
+	p->nw = (uint8_t)((ab->fixed + 7) / 8);
+	p->c[0].ok = fpp_make_ctx(ab, false, &p->c[0]);
+	p->c[1].ok = fpp_make_ctx(ab, true, &p->c[1]);
+}
+
+/* The plan for the DIEs of abbreviation AB, made when new. */
+static inline const struct fpplan *fpp_plan(const struct abbrev *ab)
+{
+	struct fpplan *p = ab->plan;
+
+	if (!p) {
+		p = xcalloc(1, sizeof(*p));
+		fpp_make(p, ab);
+		((struct abbrev *)ab)->plan = p;
+	}
+	return p;
+}
+
+/* fpo_attrs by plan P: D's words, then its specials. */
+static const unsigned char *fpo_planned(struct reader *r, const struct odie *d,
+					const struct fpplan *p, int tag,
+					struct fp *f, unsigned depth,
+					bool child)
+{
+	const struct fpp_ctx *c = &p->c[child];
+	const struct abbrev *ab = d->ab;
+	const unsigned char *v = d->a;
+	unsigned char buf[FPP_WORDS * 8];
+	struct oattr a = { .e = d->e, .u = d->u, .die_off = d->off };
+	const char *str;
+	uint64_t w;
+	unsigned i;
+
+	if (d->e - v < ab->fixed) {
+		f->never = true;
+		return NULL;
+	}
+	if (d->e - v < (ptrdiff_t)sizeof(buf)) {
+		memset(buf, 0, sizeof(buf));
+		memcpy(buf, v, (size_t)ab->fixed);
+		v = buf;
+	}
+	memcpy(&w, v, 8);
+	fp_mix2(f, c->shape, w & c->mask[0]);
+	for (i = 1; i < p->nw; i += 2) {
+		uint64_t w2 = 0;
+
+		memcpy(&w, v + 8 * i, 8);
+		if (i + 1 < p->nw) {
+			memcpy(&w2, v + 8 * i + 8, 8);
+			w2 &= c->mask[i + 1];
+		}
+		fp_mix2(f, w & c->mask[i], w2);
+	}
+	for (i = 0; i < c->nsp && !f->never; i++) {
+		const struct aspec *s = &ab->spec[c->sp[i].i];
+
+		a.at = s->at;
+		a.form = s->form;
+		a.v = d->a + s->off;
+		a.implicit = s->implicit;
+		switch (c->sp[i].kind) {
+		case FPP_REF:
+			fpo_ref(r, &a, tag, f, depth);
+			break;
+		case FPP_FILE:
+			w = s->form == DW_FORM_implicit_const ?
+				    (uint64_t)s->implicit :
+				    dec_fixed(a.v, (unsigned)s->size,
+					      d->u->dec->big_endian);
+			fp_mix(f, (uintptr_t)decl_file(r, w));
+			break;
+		default:
+			if (!(str = dec_string(&a)))
+				f->never = true;
+			else
+				fp_mix(f, (uint64_t)(uintptr_t)str);
+		}
+	}
+	return f->never ? NULL : d->a + ab->fixed;
+}
+
 /* The attributes of D, which has TAG, as fp_attr mixes them: the shape
  * of its abbreviation, then their values, but for those reading never
  * looks at: DW_AT_decl_column, and a CHILD's declaration (only a type's
  * is read, get_decl). */
 static const unsigned char *fpo_attrs(struct reader *r, const struct odie *d,
-				      int tag, struct fp *f, unsigned depth,
-				      bool child)
+				      const struct fpplan *plan, int tag,
+				      struct fp *f, unsigned depth, bool child)
 {
 	struct abbrev *ab = (struct abbrev *)d->ab;
-	uint64_t shape = fp_shape(ab);
+	uint64_t shape;
 	const unsigned char *p = d->a;
 	struct oattr a = { .e = d->e, .u = d->u, .die_off = d->off };
 	uint64_t u = 0;
 	uint16_t i;
 
+	if (plan->c[child].ok)
+		return fpo_planned(r, d, plan, tag, f, depth, child);
+	shape = fp_shape(ab);
 	/* D->e may be the end of the unit (fpo_children): every fixed-size
 	 * value is checked to fit, as dec_die checks a DIE */
 	if (ab->fixed >= 0 && d->e - p < ab->fixed)
@@ -456,6 +654,7 @@ static const unsigned char *fpo_children(struct reader *r, const struct odie *d,
 	struct unit *u = d->u;
 	const unsigned char *end = u->data + (u->end - u->off);
 	struct odie c = { .u = u, .e = end };
+	const struct fpplan *plan;
 	uint64_t code;
 
 	if (depth > KABI_MAX_TYPE_DEPTH) {
@@ -477,13 +676,19 @@ static const unsigned char *fpo_children(struct reader *r, const struct odie *d,
 		}
 		c.a = p;
 		dec_note(u->dec, c.off, false);
-		fp_mix(f, UINT64_C(0xc4ceb9fe1a85ec53)); /* a child begins */
-		p = fpo_attrs(r, &c, (int)c.ab->tag, f, depth + 1, true);
+		/* a child begins and ends with a mark; a planned one's shape
+		 * is its beginning, and where it has no children, its
+		 * shape says where it ends */
+		plan = fpp_plan(c.ab);
+		if (!plan->c[1].ok)
+			fp_mix(f, UINT64_C(0xc4ceb9fe1a85ec53));
+		p = fpo_attrs(r, &c, plan, (int)c.ab->tag, f, depth + 1, true);
 		if (p && c.ab->children)
 			p = fpo_children(r, &c, p, f, depth + 1);
 		if (!p)
 			return NULL;
-		fp_mix(f, UINT64_C(0x9e3779b97f4a7c15)); /* and ends */
+		if (!plan->c[1].ok || c.ab->children)
+			fp_mix(f, UINT64_C(0x9e3779b97f4a7c15));
 	}
 }
 
@@ -509,7 +714,7 @@ void fpo_die(struct reader *r, const struct odie *d, struct fp *f,
 	}
 	if (e)
 		e->state = FP_BUSY;
-	fpo_attrs(r, d, tag, f, depth, false);
+	fpo_attrs(r, d, fpp_plan(d->ab), tag, f, depth, false);
 	if (deep && !f->never && d->ab->children)
 		fpo_children(r, d, d->e, f, depth);
 	fp_end(f);

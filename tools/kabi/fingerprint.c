@@ -135,8 +135,7 @@ static void fp_use(struct reader *r, struct die *die, int tag, bool pointer,
 		}
 		fp_die(r, &t, &u, depth + 1, false);
 		f->never |= u.never;
-		fp_mix(f, u.h[0]);
-		fp_mix(f, u.h[1]);
+		fp_mix2(f, u.h[0], u.h[1]);
 	}
 }
 
@@ -160,8 +159,7 @@ static void fp_ref(struct fp_walk *w, struct dattr *a)
 	/* a memoised target needs no abbreviation lookup */
 	e = fpm_slot(w->r, die_offset(&target));
 	if (e->state == FP_DONE) {
-		fp_mix(f, e->fp[0]);
-		fp_mix(f, e->fp[1]);
+		fp_mix2(f, e->fp[0], e->fp[1]);
 		return;
 	}
 	tag = die_tag(&target);
@@ -173,8 +171,7 @@ static void fp_ref(struct fp_walk *w, struct dattr *a)
 	else
 		fp_die(w->r, &target, &t, w->depth + 1, false);
 	f->never |= t.never;
-	fp_mix(f, t.h[0]);
-	fp_mix(f, t.h[1]);
+	fp_mix2(f, t.h[0], t.h[1]);
 }
 
 /* A value of FORM, no reference, into F; F->never when it is not read. */
@@ -336,8 +333,7 @@ void fp_die(struct reader *r, struct die *die, struct fp *f, unsigned depth,
 
 			fp_die(r, &c, &t, depth + 1, true);
 			f->never |= t.never;
-			fp_mix(f, t.h[0]);
-			fp_mix(f, t.h[1]);
+			fp_mix2(f, t.h[0], t.h[1]);
 			rc = die_sibling(&c, &c);
 		}
 		if (rc < 0)
@@ -374,7 +370,7 @@ static bool seen_match(const void *e, const void *key, const void *ctx)
 	return a[0] == b[0] && a[1] == b[1];
 }
 
-bool seen_has(struct reader *r, const uint64_t k[2])
+static bool seen_has(struct reader *r, const uint64_t k[2])
 {
 	if (!r->seen.nslots)
 		return false;
@@ -383,7 +379,21 @@ bool seen_has(struct reader *r, const uint64_t k[2])
 			 NULL);
 }
 
-void seen_add(struct reader *r, const uint64_t k[2])
+static bool seen_group(struct reader *r, const uint64_t k[2], uint32_t g[2])
+{
+	const uint64_t *e;
+
+	if (!r->seen.nslots)
+		return false;
+	e = hset_find(&r->seen, k[0], seen_used, seen_match, k, NULL);
+	if (!seen_used(e, NULL))
+		return false;
+	memcpy(g, e + 2, 2 * sizeof(*g));
+	return true;
+}
+
+static void seen_add_group(struct reader *r, const uint64_t k[2],
+			   uint32_t start, uint32_t n)
 {
 	uint64_t *e;
 
@@ -391,6 +401,54 @@ void seen_add(struct reader *r, const uint64_t k[2])
 	e = hset_find(&r->seen, k[0], seen_used, seen_match, k, NULL);
 	if (!seen_used(e, NULL)) {
 		memcpy(e, k, 2 * sizeof(*k));
+		if (r->seen.size > 2 * sizeof(*k)) {
+			uint32_t g[2] = { start, n };
+
+			memcpy(e + 2, g, sizeof(g));
+		}
 		r->seen.n++;
 	}
+}
+
+/* The unit being read holds R->grp[START] to R->grp[START + N - 1]. */
+static void sight_group(struct reader *r, uint32_t start, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		sight_note(r->model, r->grp[start + i], (uint32_t)r->unit);
+}
+
+/* A unit that skips a type another emitted still holds what emitting it
+ * made: the seen set keeps where that is in r->grp. */
+bool seen_note(struct reader *r, const struct fp *f)
+{
+	uint32_t g[2];
+
+	if (f->never)
+		return false;
+	if (!r->opts->sights)
+		return seen_has(r, f->h);
+	if (!seen_group(r, f->h, g))
+		return false;
+	sight_group(r, g[0], g[1]);
+	return true;
+}
+
+uint32_t seen_open(struct reader *r)
+{
+	r->grp_on = r->opts->sights;
+	return (uint32_t)r->ngrp;
+}
+
+void seen_close(struct reader *r, const struct fp *f, uint32_t start)
+{
+	uint32_t n = (uint32_t)(r->ngrp - start);
+
+	r->grp_on = false;
+	sight_group(r, start, n);
+	if (!f->never && !r->failed)
+		seen_add_group(r, f->h, start, n);
+	else
+		r->ngrp = start; /* emitted again where it is met again */
 }

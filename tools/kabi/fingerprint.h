@@ -30,10 +30,15 @@ void fp_die(struct reader *r, struct die *die, struct fp *f, unsigned depth,
 /* A new unit: the fingerprints of its DIEs are its own. */
 void fp_clear(struct reader *r);
 void fp_release(struct reader *r);
-/* Whether a type of fingerprint K was emitted; K is never (0, 0). */
-bool seen_has(struct reader *r, const uint64_t k[2]);
-/* Record that a type of fingerprint K was emitted. */
-void seen_add(struct reader *r, const uint64_t k[2]);
+/* Whether a type of fingerprint F was emitted in a unit before; with
+ * read_opts.sights, the unit being read is counted as holding what
+ * emitting it made (sight_note). */
+bool seen_note(struct reader *r, const struct fp *f);
+/* Around emitting the type of fingerprint F: seen_open before, which
+ * returns where the types it makes start in r->grp, and seen_close
+ * after, which counts the unit as holding them and records F. */
+uint32_t seen_open(struct reader *r);
+void seen_close(struct reader *r, const struct fp *f, uint32_t start);
 
 /* ---- between fingerprint.c and fingerprint-own.c ---- */
 
@@ -43,8 +48,8 @@ static inline uint64_t fpm_hash(uint64_t off)
 	return (off * UINT64_C(0x9e3779b97f4a7c15)) >> 24;
 }
 
-/* Mixing into a fingerprint: fp_mix a number, fp_bytes N bytes, fp_end
- * when a DIE is done. */
+/* Mixing into a fingerprint: fp_mix a number, fp_mix2 two, fp_bytes N
+ * bytes, fp_end when a DIE is done. */
 static inline uint64_t fp_fmix(uint64_t v)
 {
 	v ^= v >> 33;
@@ -68,6 +73,18 @@ static inline void fp_mix(struct fp *f, uint64_t v)
 	f->h[0] = fp_mum(f->h[0] ^ v, UINT64_C(0x9e3779b97f4a7c15)) +
 		  UINT64_C(0x2545f4914f6cdd1d);
 	f->h[1] = fp_mum(f->h[1] + v, UINT64_C(0xc2b2ae3d27d4eb4f)) ^
+		  UINT64_C(0x632be59bd9b4e019);
+}
+
+/* Two numbers at once, one multiply per lane: each lane takes both
+ * numbers and both lanes, so neither is lost but by chance. */
+static inline void fp_mix2(struct fp *f, uint64_t a, uint64_t b)
+{
+	uint64_t x = f->h[0] ^ a, y = f->h[1] ^ b;
+
+	f->h[0] = fp_mum(x, y ^ UINT64_C(0x9e3779b97f4a7c15)) +
+		  UINT64_C(0x2545f4914f6cdd1d);
+	f->h[1] = fp_mum(y, x ^ UINT64_C(0xc2b2ae3d27d4eb4f)) ^
 		  UINT64_C(0x632be59bd9b4e019);
 }
 

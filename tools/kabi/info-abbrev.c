@@ -158,8 +158,12 @@ const unsigned char *dec_skip_form(const struct unit *u, const struct atable *t,
 
 void atable_free(struct atable *t)
 {
+	size_t i;
+
 	if (!t)
 		return;
+	for (i = 0; i < t->n; i++)
+		free(t->v[i].plan);
 	free(t->v);
 	free(t->dense);
 	free(t->specs);
@@ -194,6 +198,8 @@ static void abbrev_layout(struct atable *t, struct abbrev *a)
 			a->name = i;
 		if (s->at == DW_AT_signature && a->signature < 0)
 			a->signature = i;
+		if (s->at < 128)
+			a->has[s->at / 64] |= UINT64_C(1) << (s->at % 64);
 		s->off = off;
 		s->size = (int16_t)(size < 0 ? -1 : size);
 		if (size == SIZE_UNKNOWN_FORM && !a->bad)

@@ -65,6 +65,8 @@ bool dec_attr(const struct odie *d, unsigned at, struct oattr *a)
 
 	if (at == DW_AT_name)
 		return ab->name >= 0 && dec_attr_at(d, (uint16_t)ab->name, a);
+	if (at < 128 && !(ab->has[at / 64] >> (at % 64) & 1))
+		return false;
 	for (i = 0; i < ab->n; i++)
 		if (ab->spec[i].at == at)
 			return dec_attr_at(d, i, a);

@@ -60,9 +60,13 @@ struct abbrev {
 	int32_t sibling;   /* index of DW_AT_sibling, -1 none */
 	int32_t name;	   /* index of DW_AT_name, -1 none */
 	int32_t signature; /* index of DW_AT_signature, -1 none */
+	uint64_t has[2];   /* bit AT set for each attribute AT below 128 */
 	uint64_t user;	   /* a word its reader keeps for it, 0 until then
 			   * (fingerprint-own.c: the hash of its tag and
 			   * attributes) */
+	void *plan;	   /* what its reader planned for its DIEs, freed
+			   * with the table (fingerprint-own.c: how to
+			   * fingerprint them from their bytes) */
 	struct aspec *spec;
 };
 

@@ -79,7 +79,17 @@ struct ktype {
 		struct enumerator *enums;
 		const char **chain;
 	};
-	uint64_t hash; /* of everything above */
+	uint64_t hash;	     /* of everything above */
+	struct sight *sight; /* read_opts.sights: the units that hold it */
+};
+
+/* The units (of all inputs, numbered in input order) whose DWARF holds a
+ * type: how many, and the first few by number (kabi check). */
+#define SIGHT_KEEP 3
+struct sight {
+	uint32_t n;
+	uint32_t last; /* the latest unit counted, + 1 */
+	uint32_t first[SIGHT_KEEP];
 };
 
 /* All types of one or more inputs, deduplicated. */
@@ -100,6 +110,10 @@ struct model {
 	struct hset set;
 	struct kept *kept; /* what strs points into, freed with the model */
 	struct read_count count;
+	/* read_opts.sights: the name of each unit, by number; NULL where
+	 * another thread's model has it, or the unit has none */
+	const char **units;
+	size_t nunits;
 };
 
 struct model *model_new(void);
@@ -107,10 +121,19 @@ void model_free(struct model *m);
 /* Free P with FREE_FN only when M is freed: M's strings point into it. */
 void model_keep(struct model *m, void (*free_fn)(void *), void *p);
 /* Add a copy of T unless an equal type is present; T's strings must be
- * interned in M->strs. */
-void model_add(struct model *m, const struct ktype *t);
-/* Add every type of SRC to DST (strings re-interned). */
+ * interned in M->strs.  The type in M. */
+struct ktype *model_add(struct model *m, const struct ktype *t);
+/* Add every type of SRC to DST (strings re-interned): SRC read other
+ * units of DST's input (a thread's share of them). */
 void model_merge(struct model *dst, const struct model *src);
+/* The same for the model of another input, whose units are numbered
+ * after DST's. */
+void model_append(struct model *dst, const struct model *src);
+/* Unit U of M is named NAME (interned in M->strs; NULL: unknown); with
+ * U == M->nunits - 1 and NAME NULL, only says M has U + 1 units. */
+void model_unit(struct model *m, size_t u, const char *name);
+/* Count unit U as holding T (units come in increasing order). */
+void sight_note(struct model *m, struct ktype *t, uint32_t u);
 /* Drop each "<anon:FIRST>" enum (one no use named) that a use names
  * elsewhere in M: BTF holds one copy of an enum, DWARF one per unit. */
 void model_drop_anon_enum_copies(struct model *m);
@@ -151,6 +174,8 @@ struct read_opts {
 	bool compat;
 	/* count what kabi's decoder reads, into the model's read_count */
 	bool count;
+	/* record which units hold each type (struct sight), for check */
+	bool sights;
 };
 
 /* Read every named type of PATH into M.  On failure set *ERR to the one
@@ -214,5 +239,17 @@ struct diff_opts {
 /* Print the report; return KABI_EXIT_* bits (0, CHANGE, INCOMPATIBLE). */
 int diff_models(FILE *f, const struct model *old, const struct model *new,
 		const struct diff_opts *o);
+
+/* ---- check.c --------------------------------------------------------- */
+
+struct check_opts {
+	const struct filter *filter;
+	bool by_name; /* one name at different declarations clashes too */
+	bool json;
+};
+/* Print the types of M (read with sights, sorted) that the units of one
+ * build see with different layouts; KABI_EXIT_* bits (0, CHANGE,
+ * INCOMPATIBLE). */
+int check_model(FILE *f, const struct model *m, const struct check_opts *o);
 
 #endif

@@ -488,10 +488,33 @@ static const char *relative_name(struct reader *r, const char *norm,
 	return rel;
 }
 
+/* The file named RAW in the unit being read, normalised, made relative
+ * and interned; NORM and ROOT are scratch. */
+static const char *file_name(struct reader *r, struct sb *raw, struct sb *norm,
+			     struct sb *root)
+{
+	const char *name, *rel = NULL;
+
+	if ((name = pseudo_file(sb_str(raw)))) {
+		rel = name;
+	} else if (raw->buf[0] != '/' && r->lines.comp_dir) {
+		name = xstrdup(sb_str(raw));
+		sb_reset(raw);
+		sb_add2(raw, r->lines.comp_dir, "/");
+		sb_add(raw, name);
+		free((char *)name);
+	}
+	if (!rel) {
+		path_normalise(norm, sb_str(raw));
+		rel = relative_name(r, sb_str(norm), root);
+	}
+	return intern(r, rel ? rel : sb_str(norm));
+}
+
 const char *decl_file_name(struct reader *r, uint64_t idx)
 {
 	struct sb raw, norm, root;
-	const char *name, *rel = NULL;
+	const char *name;
 	struct fname_ent *fe = NULL;
 
 	if ((!r->lines.files && !r->lines.own_files) || idx >= r->lines.nfiles)
@@ -522,20 +545,7 @@ const char *decl_file_name(struct reader *r, uint64_t idx)
 		sb_release(&raw);
 		return NULL;
 	}
-	if ((name = pseudo_file(sb_str(&raw)))) {
-		rel = name;
-	} else if (raw.buf[0] != '/' && r->lines.comp_dir) {
-		name = xstrdup(sb_str(&raw));
-		sb_reset(&raw);
-		sb_add2(&raw, r->lines.comp_dir, "/");
-		sb_add(&raw, name);
-		free((char *)name);
-	}
-	if (!rel) {
-		path_normalise(&norm, sb_str(&raw));
-		rel = relative_name(r, sb_str(&norm), &root);
-	}
-	r->lines.file_names[idx] = intern(r, rel ? rel : sb_str(&norm));
+	r->lines.file_names[idx] = file_name(r, &raw, &norm, &root);
 	if (fe) {
 		fe->norm = r->lines.file_names[idx];
 		r->lines.fnames.n++;
@@ -544,6 +554,22 @@ const char *decl_file_name(struct reader *r, uint64_t idx)
 	sb_release(&norm);
 	sb_release(&root);
 	return r->lines.file_names[idx];
+}
+
+const char *unit_file_name(struct reader *r, const char *name)
+{
+	struct sb raw, norm, root;
+	const char *n;
+
+	sb_init(&raw);
+	sb_init(&norm);
+	sb_init(&root);
+	sb_add(&raw, name);
+	n = file_name(r, &raw, &norm, &root);
+	sb_release(&raw);
+	sb_release(&norm);
+	sb_release(&root);
+	return n;
 }
 
 void get_decl(struct reader *r, struct die *die, struct ktype *t)

@@ -22,6 +22,9 @@ void info_release(struct reader *r, Dwarf_Off upto);
 /* The normalised name of file IDX of the unit's table, interned; NULL
  * when there is none. */
 const char *decl_file_name(struct reader *r, uint64_t idx);
+/* The name NAME of the unit being read (its DW_AT_name), normalised,
+ * relative and interned as decl_file_name's are. */
+const char *unit_file_name(struct reader *r, const char *name);
 /* decl_file_name, in line once the name is known. */
 static inline const char *decl_file(struct reader *r, uint64_t idx)
 {

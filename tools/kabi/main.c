@@ -26,6 +26,7 @@ struct opts {
 	bool only_layout;
 	bool only_common;
 	bool layouts;
+	bool by_name;
 	bool help;
 	int threads; /* 0: one per CPU */
 	const char *output;
@@ -56,6 +57,7 @@ enum {
 	OPT_OUTPUT, /* -o too */
 	OPT_READER,
 	OPT_STATS,
+	OPT_BY_NAME,
 };
 
 #define OPT_BIT(c) (1u << (c - OPT_JSON)) /* C: an OPT_ constant */
@@ -70,6 +72,7 @@ struct cmd {
 
 static int cmd_dump(struct opts *o);
 static int cmd_diff(struct opts *o);
+static int cmd_check(struct opts *o);
 static int cmd_help(struct opts *o);
 
 static const struct cmd cmds[] = {
@@ -129,6 +132,29 @@ static const struct cmd cmds[] = {
 		  OPT_BIT(OPT_THREADS) | OPT_BIT(OPT_MAX_MEMORY) |
 		  OPT_BIT(OPT_FORMAT) | OPT_BIT(OPT_BASE_BTF) |
 		  OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_READER) },
+	{ "check", cmd_check,
+	  "usage: kabi check [--json] [--by-name] [--root DIR]... [--type NAME]...\n"
+	  "                  [--kind KIND] [--debug-dir DIR] [--threads N]\n"
+	  "                  [--max-memory SIZE] [--reader R] [-o FILE] FILE...\n"
+	  "Report the types that units of one build (the FILEs together) see with\n"
+	  "different layouts: one kind, name and declaration, two definitions.\n"
+	  "  --json         print JSON instead of text\n"
+	  "  --by-name      also one name declared in different places\n"
+	  "  --root DIR     make declaration paths relative to DIR (repeatable)\n"
+	  "  --type NAME    only this type: \"foo\" or \"struct foo\" (repeatable)\n"
+	  "  --kind KIND    only struct, union, enum or typedef (repeatable)\n"
+	  "  --debug-dir DIR  separate debug files of stripped FILEs (default /usr/lib/debug)\n"
+	  "  --threads N    read on N threads (default: one per CPU)\n"
+	  "  --max-memory SIZE  stop when types and names need more (default 4G, 0: none)\n"
+	  "  --reader R     decode DWARF with kabi's own reader or libdw (default own)\n"
+	  "  -o FILE        write to FILE (atomically) instead of standard output\n"
+	  "Exit status: 0 none found, bits 1 error, 2 usage, 4 found, 8 incompatible.\n",
+	  1, -1,
+	  OPT_BIT(OPT_JSON) | OPT_BIT(OPT_BY_NAME) | OPT_BIT(OPT_ROOT) |
+		  OPT_BIT(OPT_TYPE) | OPT_BIT(OPT_KIND) |
+		  OPT_BIT(OPT_DEBUG_DIR) | OPT_BIT(OPT_THREADS) |
+		  OPT_BIT(OPT_MAX_MEMORY) | OPT_BIT(OPT_OUTPUT) |
+		  OPT_BIT(OPT_READER) },
 	{ "help", cmd_help, "usage: kabi help [VERB]\n", 0, 1, 0 },
 };
 
@@ -141,6 +167,7 @@ static void usage_all(FILE *f)
 	      "Verbs:\n"
 	      "  dump   print the types of one or more builds\n"
 	      "  diff   compare the types of two builds\n"
+	      "  check  find the types one build sees with different layouts\n"
 	      "  help   show the usage of a verb\n"
 	      "See 'kabi help VERB' and kabi(1).\n",
 	      f);
@@ -313,7 +340,7 @@ static struct model *load(const struct opts *o, char **files, int n)
 		print_counts(files, v, n);
 	m = v[0];
 	for (i = 1; i < n; i++) {
-		model_merge(m, v[i]);
+		model_append(m, v[i]);
 		model_free(v[i]);
 	}
 	free(v);
@@ -336,23 +363,40 @@ static int check_filter(const struct opts *o, const char *verb,
 	return KABI_EXIT_USAGE;
 }
 
-static int cmd_dump(struct opts *o)
+/*
+ * The one model of a verb that reads one build: its FILES loaded, the
+ * filter checked against it, the output opened. NULL with *rc set when
+ * any of that failed (nothing is left to free).
+ */
+static struct model *load_one(struct opts *o, const char *verb, struct out *out,
+			      int *rc)
 {
 	struct model *m = load(o, o->files, o->nfiles);
+
+	*rc = KABI_EXIT_ERROR;
+	if (!m)
+		return NULL;
+	*rc = check_filter(o, verb, (const struct model *const *)&m, 1);
+	if (*rc) {
+		model_free(m);
+		return NULL;
+	}
+	if (out_open(out, o->output) != 0) {
+		*rc = KABI_EXIT_ERROR;
+		model_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+static int cmd_dump(struct opts *o)
+{
 	struct out out;
 	int rc;
+	struct model *m = load_one(o, "dump", &out, &rc);
 
 	if (!m)
-		return KABI_EXIT_ERROR;
-	rc = check_filter(o, "dump", (const struct model *const *)&m, 1);
-	if (rc) {
-		model_free(m);
 		return rc;
-	}
-	if (out_open(&out, o->output) != 0) {
-		model_free(m);
-		return KABI_EXIT_ERROR;
-	}
 	if (o->json)
 		dump_json(out.f, m, &o->filter);
 	else
@@ -411,6 +455,26 @@ free_models:
 	return rc;
 }
 
+static int cmd_check(struct opts *o)
+{
+	struct check_opts c = { .filter = &o->filter,
+				.by_name = o->by_name,
+				.json = o->json };
+	struct model *m;
+	struct out out;
+	int rc;
+
+	/* which units hold a type: BTF, deduplicated, cannot say */
+	o->read.format = FORMAT_DWARF;
+	o->read.sights = true;
+	m = load_one(o, "check", &out, &rc);
+	if (!m)
+		return rc;
+	rc = check_model(out.f, m, &c);
+	model_free(m);
+	return out_close(&out, false) ? KABI_EXIT_ERROR : rc;
+}
+
 /* ---- options --------------------------------------------------------- */
 
 static const struct option long_opts[] = {
@@ -430,6 +494,7 @@ static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "reader", required_argument, NULL, OPT_READER },
 	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "by-name", no_argument, NULL, OPT_BY_NAME },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -615,6 +680,9 @@ static int set_opt(const struct cmd *cmd, int c, char *arg, struct opts *o)
 		return opt_reader(cmd, arg, o);
 	case OPT_STATS:
 		o->read.count = true;
+		break;
+	case OPT_BY_NAME:
+		o->by_name = true;
 		break;
 	}
 	return 0;

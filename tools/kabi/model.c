@@ -297,6 +297,7 @@ void model_free(struct model *m)
 	arena_release(&m->arena);
 	strtab_free(m->strs);
 	free(m->types);
+	free(m->units);
 	hset_release(&m->set);
 	free(m);
 }
@@ -379,7 +380,7 @@ static struct ktype *ktype_copy(struct model *m, const struct ktype *t,
 	return c;
 }
 
-static void add(struct model *m, const struct ktype *t, bool foreign)
+static struct ktype *add(struct model *m, const struct ktype *t, bool foreign)
 {
 	/* a foreign type is first copied into this model's strings, so it
 	 * hashes and compares like the model's own (the copy of a duplicate
@@ -388,14 +389,16 @@ static void add(struct model *m, const struct ktype *t, bool foreign)
 	struct type_key k;
 	uint32_t *e;
 
-	if (c)
+	if (c) {
+		c->sight = NULL; /* the other model's */
 		t = c;
+	}
 	k.t = t;
 	k.h = ktype_hash(t);
 	hset_reserve(&m->set, 1024, idx_used, idx_hash, m);
 	e = hset_find(&m->set, k.h, idx_used, idx_match, &k, m);
 	if (*e)
-		return;
+		return m->types[*e - 1];
 	if (m->ntypes == m->cap) {
 		m->cap = m->cap ? 2 * m->cap : 256;
 		m->types = xrealloc(m->types, m->cap * sizeof(*m->types));
@@ -404,23 +407,99 @@ static void add(struct model *m, const struct ktype *t, bool foreign)
 	m->types[m->ntypes]->hash = k.h;
 	*e = (uint32_t)++m->ntypes;
 	m->set.n++;
+	return m->types[m->ntypes - 1];
 }
 
-void model_add(struct model *m, const struct ktype *t)
+struct ktype *model_add(struct model *m, const struct ktype *t)
 {
-	add(m, t, false);
+	return add(m, t, false);
 }
 
-void model_merge(struct model *dst, const struct model *src)
+void model_unit(struct model *m, size_t u, const char *name)
+{
+	if (u >= m->nunits) {
+		m->units = xrealloc(m->units, (u + 1) * sizeof(*m->units));
+		memset(m->units + m->nunits, 0,
+		       (u + 1 - m->nunits) * sizeof(*m->units));
+		m->nunits = u + 1;
+	}
+	if (name)
+		m->units[u] = name;
+}
+
+void sight_note(struct model *m, struct ktype *t, uint32_t u)
+{
+	struct sight *s = t->sight;
+
+	if (!s) {
+		s = t->sight = arena_alloc(&m->arena, sizeof(*s));
+		memset(s, 0, sizeof(*s));
+	}
+	if (s->last == u + 1)
+		return; /* a unit holds a type once */
+	s->last = u + 1;
+	if (s->n < SIGHT_KEEP)
+		s->first[s->n] = u;
+	s->n++;
+}
+
+/* Add the units of FROM, numbered BASE on, to those of T in M: both
+ * lists are in order and their units distinct, the first few of the
+ * two are the first few of the union. */
+static void sight_merge(struct model *m, struct ktype *t,
+			const struct sight *from, uint32_t base)
+{
+	struct sight *s = t->sight, r = { 0 };
+	uint32_t i = 0, j = 0, ni, nj;
+
+	if (!s) {
+		s = t->sight = arena_alloc(&m->arena, sizeof(*s));
+		memset(s, 0, sizeof(*s));
+	}
+	ni = s->n < SIGHT_KEEP ? s->n : SIGHT_KEEP;
+	nj = from->n < SIGHT_KEEP ? from->n : SIGHT_KEEP;
+	while (r.n < SIGHT_KEEP && (i < ni || j < nj)) {
+		if (j == nj || (i < ni && s->first[i] < from->first[j] + base))
+			r.first[r.n++] = s->first[i++];
+		else
+			r.first[r.n++] = from->first[j++] + base;
+	}
+	r.n = s->n + from->n;
+	*s = r;
+}
+
+/* SRC's types into DST, SRC's units numbered BASE on. */
+static void merge(struct model *dst, const struct model *src, size_t base)
 {
 	size_t i;
 
-	for (i = 0; i < src->ntypes; i++)
-		add(dst, src->types[i], true);
+	for (i = 0; i < src->ntypes; i++) {
+		struct ktype *t = add(dst, src->types[i], true);
+
+		if (src->types[i]->sight)
+			sight_merge(dst, t, src->types[i]->sight,
+				    (uint32_t)base);
+	}
+	if (src->nunits)
+		model_unit(dst, base + src->nunits - 1, NULL);
+	for (i = 0; i < src->nunits; i++)
+		if (src->units[i])
+			dst->units[base + i] =
+				strtab_intern(dst->strs, src->units[i]);
 	dst->count.units += src->count.units;
 	dst->count.dies += src->count.dies;
 	dst->count.decoded += src->count.decoded;
 	dst->count.stepped += src->count.stepped;
+}
+
+void model_merge(struct model *dst, const struct model *src)
+{
+	merge(dst, src, 0);
+}
+
+void model_append(struct model *dst, const struct model *src)
+{
+	merge(dst, src, dst->nunits);
 }
 
 /* A type with the start of its sort order in one number: the kind, then

@@ -30,6 +30,7 @@ static void read_top(struct reader *r, struct die *die)
 	int tag = die_tag(die);
 	const char *name;
 	struct fp f = { .h = { (uint64_t)r->addr_size, 0 } };
+	uint32_t start;
 
 	if (!is_aggregate(tag) && tag != DW_TAG_typedef)
 		return;
@@ -57,17 +58,17 @@ static void read_top(struct reader *r, struct die *die)
 	fp_die(r, die, &f, 0, false);
 	/* never (0, 0): that is the empty slot of the seen set */
 	f.h[0] |= !f.h[0] && !f.h[1];
-	if (!f.never && seen_has(r, f.h))
+	if (seen_note(r, &f))
 		return;
 	name = intern(r, name);
+	start = seen_open(r);
 	if (tag == DW_TAG_typedef)
 		emit_typedef(r, die, name);
 	else if (tag == DW_TAG_enumeration_type)
 		emit_enum(r, die, name, NULL);
 	else
 		emit_aggregate(r, die, name, NULL);
-	if (!f.never && !r->failed)
-		seen_add(r, f.h);
+	seen_close(r, &f, start);
 }
 
 /* Types declared inside function DIE (and its blocks), which BTF holds
@@ -97,14 +98,15 @@ static void read_scope(struct reader *r, struct die *die, unsigned depth)
 static void anon_top(struct reader *r, struct die *die)
 {
 	struct fp f = { .h = { (uint64_t)r->addr_size, 1 } };
+	uint32_t start;
 
 	fp_die(r, die, &f, 0, true);
 	f.h[0] |= !f.h[0] && !f.h[1];
-	if (!f.never && seen_has(r, f.h))
+	if (seen_note(r, &f))
 		return;
+	start = seen_open(r);
 	anon_enum_top(r, die);
-	if (!f.never && !r->failed)
-		seen_add(r, f.h);
+	seen_close(r, &f, start);
 }
 
 static int off_cmp(const void *a, const void *b)
@@ -164,6 +166,24 @@ static bool dec_check(struct reader *r)
 	return r->failed;
 }
 
+/* With sights: the name of the unit of CUDIE into the model, its file
+ * named as declaration files are; a unit without one (a type unit) by
+ * where it is. */
+static void unit_name(struct reader *r, struct die *cudie)
+{
+	const char *name = die_name(cudie);
+	char buf[48];
+
+	if (name) {
+		name = unit_file_name(r, name);
+	} else {
+		snprintf(buf, sizeof(buf), "<unit at 0x%" PRIx64 ">",
+			 (uint64_t)die_offset(cudie));
+		name = intern(r, buf);
+	}
+	model_unit(r->model, r->unit, name);
+}
+
 static void read_unit(struct reader *r, struct die *cudie)
 {
 	struct die c;
@@ -172,6 +192,8 @@ static void read_unit(struct reader *r, struct die *cudie)
 
 	if (unit_files(r, cudie) != 0)
 		return;
+	if (r->opts->sights)
+		unit_name(r, cudie);
 	free(r->lines.file_names);
 	r->lines.file_names = xcalloc(r->lines.nfiles ? r->lines.nfiles : 1,
 				      sizeof(*r->lines.file_names));
@@ -496,7 +518,8 @@ static void reader_init(struct reader *r)
 	hset_init(&r->lines.fnames, sizeof(struct fname_ent), 0);
 	r->spell.memo_gen = 1;
 	r->fpm.gen = 1;
-	hset_init(&r->seen, 2 * sizeof(uint64_t), 0);
+	hset_init(&r->seen, 2 * sizeof(uint64_t) + (r->opts->sights ? 8 : 0),
+		  0);
 	r->own = r->opts->reader != READER_LIBDW;
 	r->info_fd = -1;
 	if (r->own)
@@ -514,6 +537,8 @@ static void reader_release(struct reader *r)
 	hset_release(&r->seen);
 	free(r->spell.done);
 	free(r->anon_enums);
+	free(r->grp);
+	r->grp = NULL;
 	if (r->dec) {
 		/* a thread's, kept for read_file to add to its own */
 		r->tally = r->dec->tally;
@@ -711,6 +736,9 @@ int read_file(struct model *m, const char *path, const struct read_opts *o,
 	else
 		read_dwarf(&r, h.dw, nslots, 0);
 	slots_finish(&r, slots, nslots);
+	/* and the units after the last one read */
+	if (o->sights && nunits)
+		model_unit(m, nunits - 1, NULL);
 	if (r.dec && r.dec->tally && !r.failed)
 		count_read(&r);
 	reader_release(&r);

@@ -155,9 +155,16 @@ struct reader {
 	struct lines lines;
 	struct spell spell;
 	/* fingerprints of the types emitted so far, all units
-	 * (fingerprint.c): uint64_t[2], (0, 0) unused */
+	 * (fingerprint.c): uint64_t[2], (0, 0) unused, with sights followed
+	 * by uint32_t[2], where in grp its types are */
 	struct hset seen;
 	struct fpmemo fpm;
+	/* read_opts.sights: the types each file-scope type made when it
+	 * was emitted (itself, and the anonymous types it names), one run
+	 * per fingerprint of the seen set; capturing while grp_on */
+	struct ktype **grp;
+	size_t ngrp, grp_cap;
+	bool grp_on;
 };
 
 /* reader.c */
