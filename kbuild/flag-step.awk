@@ -27,8 +27,9 @@ function named(flag,    i, d, q) {
 		d = diag[i]
 		if (index(d, "'" flag "'") || index(" " d " ", " " flag " "))
 			return d
-		# "unsupported argument 'X' to option 'Wa,'"
-		if (match(flag, /^-W[apl],/) && index(d, "'" substr(flag, 5) "' to option '" substr(flag, 2, 3) "'"))
+		# "unsupported argument 'X' to option 'Wa,'" (Clang 14), "... '-Wa,'" (Clang 19)
+		if (match(flag, /^-W[apl],/) && (index(d, "'" substr(flag, 5) "' to option '" substr(flag, 2, 3) "'") ||
+			index(d, "'" substr(flag, 5) "' to option '" substr(flag, 1, 4) "'")))
 			return d
 	}
 	return ""
@@ -47,11 +48,13 @@ function strip(d) {
 	return d
 }
 
-# add(orig, cand): cand stays under test for orig
+# add(orig, cand): cand stays under test for orig; the candidates are
+# joined by SUBSEP, not by commas, which a flag may hold itself
+# (-fpatchable-function-entry=16,16)
 function add(orig, cand) {
 	order[++n] = orig
 	if (nkeep[orig]++)
-		keep[orig] = keep[orig] "," cand
+		keep[orig] = keep[orig] SUBSEP cand
 	else
 		keep[orig] = cand
 }
@@ -106,7 +109,7 @@ END {
 		if ((orig in gone) || (orig in done))
 			continue
 		done[orig] = 1
-		nk = split(keep[orig], k, ",")
+		nk = split(keep[orig], k, SUBSEP)
 		for (j = 1; j <= nk; j++)
 			printf "%s\t%s\n", orig, k[j]
 		if (!final)
@@ -116,6 +119,8 @@ END {
 			continue
 		}
 		r = lookup(orig)
-		decide(orig, "translate", keep[orig], rule_class[r], rule_why[r])
+		new = keep[orig]
+		gsub(SUBSEP, ",", new)
+		decide(orig, "translate", new, rule_class[r], rule_why[r])
 	}
 }

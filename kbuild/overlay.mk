@@ -88,6 +88,49 @@ __kp-check = $(if $(__kp-checked),,$(eval __kp-checked := $(__kp-layout))$(if $(
 	$(error kparity: unknown Kbuild layout in '$(__kp-srctree)': neither scripts/Makefile.compiler nor cc-option in scripts/Kbuild.include))$(if \
 	$(and $(__kp-magic),$(__kp-tag),$(__kp-codes)),,$(error kparity: cannot read the cache format '$(__kp-format-file)'))$(__kp-announce))
 
+# ---- the tree's questions ----------------------------------------------
+# Stock Kbuild has put some questions differently from one release to the
+# next. The overlay asks each as the tree's own macro does, so that its
+# stock answers (GCC's, KPARITY_STRICT=0's, the audit's stock column) are
+# the tree's, and the question as asked is in the cache key. Each way a
+# tree can differ is one trait: a row of this table names it and gives the
+# text of the tree's probe file that shows it; the helpers below the table
+# are the only places that act on a trait.
+#
+#   wno    __cc-option asks about -Wfoo for -Wno-foo, since GCC takes any
+#          -Wno-foo without a word (6.12; 6.1 asks about -Wno-foo itself)
+#   fatal  as-instr makes the assembler's warnings errors (6.12)
+
+__kp-trait-wno   := $$(3:-Wno-%=-W%)
+__kp-trait-fatal := -Wa$$(comma)--fatal-warnings
+__kp-trait-names := wno fatal
+
+# __kp-probe-file
+# Usage: $(__kp-probe-file)
+# The tree's file that defines the probe macros, for its layout.
+__kp-probe-file = $(__kp-srctree)/scripts/$(if $(filter include,$(__kp-layout)),Kbuild.include,Makefile.compiler)
+
+# __kp-traits-in
+# Usage: $(call __kp-traits-in,text)
+# The names of the traits that text shows.
+__kp-traits-in = $(foreach t,$(__kp-trait-names),$(if $(findstring $(__kp-trait-$(t)),$(1)),$(t)))
+
+# __kp-traits
+# Usage: $(__kp-traits)
+# The tree's traits, read from its probe file once per make.
+__kp-traits = $(if $(__kp-traits-read),,$(eval __kp-traits-read := - $$(call \
+	__kp-traits-in,$$(file <$$(__kp-probe-file)))))$(filter-out -,$(__kp-traits-read))
+
+# __kp-cc-asked
+# Usage: $(call __kp-cc-asked,option)
+# The option as the tree's __cc-option puts it to the compiler.
+__kp-cc-asked = $(if $(filter wno,$(__kp-traits)),$(patsubst -Wno-%,-W%,$(1)),$(1))
+
+# __kp-as-instr-flags
+# Usage: $(__kp-as-instr-flags)
+# What the tree's as-instr adds after KBUILD_AFLAGS.
+__kp-as-instr-flags = $(if $(filter fatal,$(__kp-traits)),-Wa$(__kp-comma)--fatal-warnings)
+
 # ---- the probe ---------------------------------------------------------
 
 __kp-empty :=
@@ -419,21 +462,24 @@ override as-option = $(call __kp-if,$(call __kp-run,as-option,$(CC),\
 # Usage: aflags-y += $(call as-instr,instr,option1,option2)
 # The instruction is one double-quoted word, as in Kbuild's printf "%b".
 override as-instr = $(call __kp-if,$(call __kp-run,as-instr,$(CC),\
-	$(CLANG_FLAGS) $(KBUILD_AFLAGS),"$(1)",$(strip $(1))),$(2),$(3))
+	$(CLANG_FLAGS) $(KBUILD_AFLAGS) $(__kp-as-instr-flags),"$(1)",$(strip $(1))),$(2),$(3))
 
 # __cc-option
 # Usage: MY_CFLAGS += $(call __cc-option,$(CC),$(MY_CFLAGS),-march=winchip-c6,-march=i586)
-override __cc-option = $(call __kp-if,$(call __kp-run,__cc-option,$(1),$(2),$(3),$(strip $(3))),$(3),$(4))
+# The option is asked about as the tree asks (__kp-cc-asked), and so in
+# cc-option and cc-option-yn.
+override __cc-option = $(call __kp-if,$(call __kp-run,__cc-option,$(1),$(2),$(call \
+	__kp-cc-asked,$(3)),$(strip $(call __kp-cc-asked,$(3)))),$(3),$(4))
 
 # cc-option
 # Usage: cflags-y += $(call cc-option,-march=winchip-c6,-march=i586)
 override cc-option = $(call __kp-if,$(call __kp-run,cc-option,$(CC),\
-	$(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS),$(1),$(strip $(1))),$(1),$(2))
+	$(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS),$(call __kp-cc-asked,$(1)),$(strip $(call __kp-cc-asked,$(1)))),$(1),$(2))
 
 # cc-option-yn
 # Usage: flag := $(call cc-option-yn,-march=winchip-c6)
 override cc-option-yn = $(call __kp-if,$(call __kp-run,cc-option-yn,$(CC),\
-	$(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS),$(1),$(strip $(1))),y,n)
+	$(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS),$(call __kp-cc-asked,$(1)),$(strip $(call __kp-cc-asked,$(1)))),y,n)
 
 # cc-disable-warning
 # Usage: cflags-y += $(call cc-disable-warning,unused-but-set-variable)

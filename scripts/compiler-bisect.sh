@@ -50,7 +50,8 @@ differs from the oldest version's.
   -t TARGET    probe: x86_64, arm or aarch64 (default x86_64); the others:
                a parity target (default x86_64)
   -k CELLDIR   unit: the GCC cell whose command is used
-               (default BUILDDIR/kernel/TARGET-gcc)
+               (default BUILDDIR/kernel/TARGET-gcc; BUILDDIR/TREE/kernel/
+               for a KERNEL other than the default)
   -W LEVEL     unit: the kernel's W= level, 0 or 1 (default 1)
   -x FLAGS     unit: more flags, as the unit's own Makefile adds them
   -a           run every version, not a bisection
@@ -198,14 +199,15 @@ clang_triple() {
 }
 
 # parity_answer COMPILER VERSION: the cell's result from the newest parity
-# run recorded with this compiler version, or nothing
+# run of the run's kernel tree (tree_name) recorded with this compiler
+# version, or nothing
 parity_answer() {
 	[ -f "$db" ] || return 0
-	sqlite3 -json "$db" "SELECT r.id AS run, c.name, c.build, c.compiler_version, x.kind, x.key, x.state, x.detail
+	sqlite3 -json "$db" "SELECT r.id AS run, r.tree, c.name, c.build, c.compiler_version, x.kind, x.key, x.state, x.detail
 		FROM run r JOIN cell c ON c.run = r.id LEFT JOIN result x ON x.cell = c.id
 		WHERE r.kind = 'parity' AND c.target = '$target' ORDER BY r.id;" 2>/dev/null |
-		jq -r --arg c "$1" --arg v "$2" --arg kind "$pkind" --arg key "$pkey" '
-			[.[] | select(.compiler_version == $v
+		jq -r --arg c "$1" --arg v "$2" --arg kind "$pkind" --arg key "$pkey" --arg tree "linux-$(tree_name)." '
+			[.[] | select(.compiler_version == $v and ((.tree // "") | startswith($tree))
 				and (.name == "\(.name | split("/")[0])/\($c)" or (.build | split("/")[1]) == $c))]
 			| (map(.run) | max) as $run | map(select(.run == $run))
 			| if length == 0 then empty else
@@ -336,7 +338,7 @@ main() {
 		case "$unit" in *:*) pattern=${unit#*:}; unit=${unit%%:*} ;; esac
 		target=${target:-x86_64}
 		load_target "$target"
-		[ -n "$cell" ] || cell="$build/kernel/$target-gcc"
+		[ -n "$cell" ] || cell=$(compiler_select gcc && cell_dir "$build")
 		[ -f "$cell/init/.main.o.cmd" ] || die "'$cell' is no built GCC cell (no init/.main.o.cmd)"
 		cell=$(cd "$cell" && pwd)
 		srcdir=$(readlink -f "$cell/source") || die "'$cell' has no 'source' link to its tree"
@@ -360,7 +362,8 @@ main() {
 	tree=""
 	series=""
 	[ "$kind" != unit ] || tree="linux-$(tree_version "$srcdir")"
-	series=$(series_sum "$TOPDIR/patches")
+	# the series of the unit's tree, else of the run's (KERNEL, KSRC)
+	series=$(tree_series_sum "${tree#linux-}")
 	work=$(mktemp -d)
 	trap cleanup EXIT
 	trap 'exit 130' INT TERM

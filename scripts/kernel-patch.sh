@@ -36,7 +36,8 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 usage() {
 	cat <<USAGE
 usage: $PROG -s SRCDIR [-p PATCHDIR] [-r] [--discard]
-Push every patch of PATCHDIR/series (default PATCHDIR: patches/) that is
+Push every patch of PATCHDIR/series (default PATCHDIR: the series of
+SRCDIR's kernel, patches/VERSION.PATCHLEVEL/, as scripts/trees/ says) that is
 not applied to SRCDIR yet, with quilt. V=1 shows quilt's output.
   -r         undo an interrupted push first: restore the files of the patch
              whose push did not finish from quilt's backups in SRCDIR/.pc/;
@@ -66,8 +67,8 @@ discard() {
 }
 
 main() {
-	local srcdir="" patchdir="$TOPDIR/patches" opt want have n out arg
-	local recover=0 discard=0 name stale list
+	local srcdir="" patchdir="" opt want have n out arg
+	local recover=0 discard=0 name stale list rc
 
 	for arg in "$@"; do
 		shift
@@ -93,8 +94,19 @@ main() {
 		exit 2
 	fi
 	[ -d "$srcdir" ] || die "'$srcdir' is not a directory"
-	[ -f "$patchdir/series" ] || die "cannot read '$patchdir/series'"
-	patchdir=$(cd "$patchdir" && pwd)
+	if [ -z "$patchdir" ]; then
+		tree_version "$srcdir" >/dev/null ||
+			die "'$srcdir' is not a kernel tree (no Makefile with VERSION, PATCHLEVEL and SUBLEVEL)"
+		rc=0
+		patchdir=$(series_dir "$srcdir") || rc=$?
+		# series_dir said why it refused (2); 1 is a kernel without data
+		[ "$rc" -ne 2 ] || exit 2
+		if [ "$rc" -ne 0 ]; then
+			warn "no series for Linux $(tree_version "$srcdir") (scripts/trees/ has no file for it): '$srcdir' is used as it is"
+			exit 0
+		fi
+	fi
+	need_patchdir "$srcdir"
 
 	want=$(series_names "$patchdir/series")
 	[ -n "$want" ] || [ -n "$(applied_names "$srcdir")" ] || exit 0

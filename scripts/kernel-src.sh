@@ -3,12 +3,14 @@
 #
 # kernel-src.sh - make sure a Linux source tree is at hand and print its path.
 #
-# By default the tree is Debian's linux-source-6.1 tarball, extracted once
-# into BUILDDIR/src/. A stamp beside the tree records which tarball it came
+# By default the tree is the tarball of the Debian package of the run's
+# kernel tree (KERNEL=6.1, the default, or 6.12: scripts/trees/KERNEL.tree),
+# extracted once into BUILDDIR/src/. A stamp beside the tree records which tarball it came
 # from, so a re-run costs nothing and a changed tarball is extracted anew;
 # the MD5 of every file as extracted goes to TREE.sums beside it (the
 # series tools tell local changes from the tarball's content with it).
-# KSRC=DIR in the environment names a tree to use as it is.
+# KSRC=DIR in the environment names a tree to use as it is; with KERNEL
+# set too, it must be that kernel.
 #
 # Progress goes to stderr; stdout carries only the tree's path.
 #
@@ -21,8 +23,8 @@ PROG=kernel-src.sh
 TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/lib/common.sh
 . "$TOPDIR/scripts/lib/common.sh"
-DEFAULT_TARBALL=/usr/src/linux-source-6.1.tar.xz
-DEFAULT_PACKAGE=linux-source-6.1
+# shellcheck source=scripts/lib/tree.sh
+. "$TOPDIR/scripts/lib/tree.sh"
 
 usage() {
 	cat <<USAGE
@@ -31,8 +33,10 @@ Extract the kernel source tarball into BUILDDIR/src/ (default BUILDDIR:
 build) unless that was done already, and print the tree's path.
   -o BUILDDIR  where build products go (default: build)
 Environment:
+  KERNEL=TREE                 the kernel tree: $(known_trees) (default: $DEFAULT_TREE)
   KSRC=DIR                    use this kernel tree instead of extracting one
-  KPARITY_KERNEL_TARBALL=FILE tarball to extract (default: $DEFAULT_TARBALL)
+  KPARITY_KERNEL_TARBALL=FILE tarball to extract (default: the tree's,
+                              scripts/trees/TREE.tree)
   KPARITY_SRC_QUIET=1         no SRC line (a calling script printed it)
 USAGE
 }
@@ -89,10 +93,11 @@ sums() {
 from_tarball() {
 	local builddir="$1" tarball name dest stamp id want have
 
-	tarball="${KPARITY_KERNEL_TARBALL:-$DEFAULT_TARBALL}"
+	load_tree "$(tree_name)"
+	tarball="${KPARITY_KERNEL_TARBALL:-$k_tarball}"
 	if [ ! -r "$tarball" ]; then
-		[ "$tarball" = "$DEFAULT_TARBALL" ] &&
-			die "cannot read '$tarball' (install the Debian package $DEFAULT_PACKAGE, or set KSRC)"
+		[ "$tarball" = "$k_tarball" ] &&
+			die "cannot read '$tarball' (install the Debian package $k_package, or set KSRC)"
 		die "cannot read '$tarball'"
 	fi
 
@@ -137,6 +142,12 @@ from_ksrc() {
 	check_tree "$dir"
 	dir=$(abspath "$dir")
 	have=$(tree_version "$dir") || die "'$dir/Makefile' has no usable VERSION/PATCHLEVEL/SUBLEVEL"
+	if [ -n "${KERNEL:-}" ]; then
+		case "$have" in
+		"$KERNEL".*) ;;
+		*) die "KERNEL=$KERNEL, but KSRC='$1' is Linux $have" ;;
+		esac
+	fi
 	[ "${KPARITY_SRC_QUIET:-}" = 1 ] || step SRC "linux-$have ($dir)"
 	printf '%s\n' "$dir"
 }

@@ -44,11 +44,6 @@ Environment:
 USAGE
 }
 
-# programs TARGET: the list's lines for TARGET, checked (scripts/kselftest/kselftest-list.awk)
-programs() {
-	awk -v target="$1" -v file="$LIST" -f "$TOPDIR/scripts/kselftest/kselftest-list.awk" "$LIST"
-}
-
 # cflags: static, and lld for Clang (the system's ld links no other arch)
 cflags() {
 	if [ -n "$cc_llvm" ]; then
@@ -160,7 +155,7 @@ main() {
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$cc_bin" make genext2fs readelf rsync || exit 2
 	[ -z "$cc_llvm" ] || "$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$ld_bin" || exit 2
 	[ -r "$LIST" ] || die "cannot read '$LIST'"
-	runs=$(programs "$target") || exit 2
+	runs=$(kselftest_programs "$target") || exit 2
 	[ -n "$runs" ] || die "'$LIST' runs no kselftest on $target"
 	colls=$(printf '%s\n' "$runs" | awk '!seen[$1]++ { printf "%s%s", sep, $1; sep = " " }')
 

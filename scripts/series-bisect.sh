@@ -40,7 +40,7 @@ usage() {
 	cat <<USAGE
 usage: $PROG [-o BUILDDIR] [-t TARGET] [-c COMPILERS] [-j N] [-p PATCHDIR] [-k]
        [-m 'KBUILD-TARGETS']
-Build each prefix of PATCHDIR/series (default: patches/) for TARGET
+Build each prefix of PATCHDIR/series (default: the series of the tree, patches/TREE/) for TARGET
 (default: x86_64) with each of COMPILERS (default: "gcc clang"; names of
 scripts/targets/compilers.list separated by spaces or commas, or all;
 clang follows the caller's LLVM, default 1), with CONFIG_WERROR=y,
@@ -157,7 +157,7 @@ compiled() {
 
 main() {
 	local builddir=build target=x86_64 compilers="gcc clang" opt srcdir n=0
-	local patchdir="$TOPDIR/patches" name c objdir line failed="" kparity=0
+	local patchdir="" name c objdir line failed="" kparity=0
 
 	jobs=$(nproc)
 	kbuild_targets=""
@@ -178,8 +178,7 @@ main() {
 	[ $# -eq 0 ] || { usage >&2; exit 2; }
 	is_positive "$jobs" || die "-j needs a positive number, not '$jobs'"
 	compilers=$(compiler_words "$compilers")
-	[ -f "$patchdir/series" ] || die "cannot read '$patchdir/series'"
-	patchdir=$(cd "$patchdir" && pwd)
+	[ -z "$patchdir" ] || [ -f "$patchdir/series" ] || die "cannot read '$patchdir/series'"
 	load_target "$target"
 	if [ "$kparity" = 1 ]; then
 		KPARITY_DIR="$TOPDIR"
@@ -190,6 +189,7 @@ main() {
 
 	mkdir -p "$builddir/series" || die "cannot create '$builddir/series'"
 	srcdir=$(KPARITY_SRC_QUIET=1 "$TOPDIR/scripts/kernel-src.sh" -o "$builddir/series") || exit 2
+	need_patchdir "$srcdir"
 	check_pin "$patchdir/series" "$srcdir"
 	quilt_setup "$patchdir"
 	check_interrupted "$srcdir" "$patchdir"

@@ -35,7 +35,7 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 usage() {
 	cat <<USAGE
 usage: $PROG [-c] [-j] [-o BUILDDIR] [-s SRCDIR] [-p PATCHDIR]
-Check that every patch of PATCHDIR/series (default: patches/) applies to
+Check that every patch of PATCHDIR/series (default: the series of the tree, patches/TREE/) applies to
 the pristine kernel tree, one line per patch:
   NAME: applies | offset | fuzz | rejected | missing | failed  [details]
 then a summary line.
@@ -171,7 +171,7 @@ report_json() {
 }
 
 main() {
-	local builddir=build srcdir="" patchdir="$TOPDIR/patches" json=0 opt name result
+	local builddir=build srcdir="" patchdir="" json=0 opt name result
 	local bad=0 cp=0
 
 	[ "${1:-}" != --help ] || { usage; exit 0; }

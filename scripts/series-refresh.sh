@@ -25,7 +25,7 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 usage() {
 	cat <<USAGE
 usage: $PROG [-o BUILDDIR] [-s SRCDIR] [-p PATCHDIR]
-Refresh every patch of PATCHDIR/series (default: patches/) against SRCDIR
+Refresh every patch of PATCHDIR/series (default: the series of the tree, patches/TREE/) against SRCDIR
 (default: the tree kernel-src.sh gives for BUILDDIR, default build), one
 line per patch: 'refreshed NAME' or 'unchanged NAME'.
 USAGE
@@ -52,7 +52,7 @@ refresh_top() {
 }
 
 main() {
-	local builddir=build srcdir="" patchdir="$TOPDIR/patches" opt top name old stale
+	local builddir=build srcdir="" patchdir="" opt top name old stale
 
 	[ "${1:-}" != --help ] || { usage; exit 0; }
 	while getopts ho:p:s: opt; do

@@ -27,7 +27,7 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 usage() {
 	cat <<USAGE
 usage: $PROG [-o BUILDDIR] [-s SRCDIR] [-p PATCHDIR]
-Push and pop the whole of PATCHDIR/series (default: patches/) in SRCDIR
+Push and pop the whole of PATCHDIR/series (default: the series of the tree, patches/TREE/) in SRCDIR
 (default: the tree kernel-src.sh gives for BUILDDIR, default build) and
 compare the checksums of every file before and after.
 USAGE
@@ -53,7 +53,7 @@ to_top() {
 }
 
 main() {
-	local builddir=build srcdir="" patchdir="$TOPDIR/patches" opt top name stale left
+	local builddir=build srcdir="" patchdir="" opt top name stale left
 
 	[ "${1:-}" != --help ] || { usage; exit 0; }
 	while getopts ho:p:s: opt; do

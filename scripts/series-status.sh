@@ -25,7 +25,7 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 usage() {
 	cat <<USAGE
 usage: $PROG [-o BUILDDIR] [-s SRCDIR] [-p PATCHDIR]
-Show the state of PATCHDIR/series (default: patches/) in SRCDIR (default:
+Show the state of PATCHDIR/series (default: the series of the tree, patches/TREE/) in SRCDIR (default:
 KSRC, else BUILDDIR/src/linux-source-6.1, BUILDDIR defaulting to build;
 that default tree not extracted yet shows every patch unapplied).
 USAGE
@@ -46,7 +46,7 @@ show_patch() {
 }
 
 main() {
-	local builddir=build srcdir="" patchdir="$TOPDIR/patches" opt name state
+	local builddir=build srcdir="" patchdir="" opt name state
 	local n=0 applied=0 pin
 
 	[ "${1:-}" != --help ] || { usage; exit 0; }
@@ -61,15 +61,22 @@ main() {
 	done
 	shift $((OPTIND - 1))
 	[ $# -eq 0 ] || { usage >&2; exit 2; }
-	[ -f "$patchdir/series" ] || die "cannot read '$patchdir/series'"
-	patchdir=$(cd "$patchdir" && pwd)
 	if [ -z "$srcdir" ] && [ -n "${KSRC:-}" ]; then
 		srcdir="$KSRC"
 	fi
 	# A tree named on purpose must exist; only the default one may be
 	# not extracted yet.
 	[ -z "$srcdir" ] || [ -d "$srcdir" ] || die "'$srcdir' is not a directory"
-	[ -n "$srcdir" ] || srcdir="$builddir/src/linux-source-6.1"
+	load_tree "$(tree_name)"
+	[ -n "$srcdir" ] || srcdir="$builddir/src/$k_package"
+	if [ -d "$srcdir" ]; then
+		need_patchdir "$srcdir"
+	else
+		# the tree of this run, not extracted yet
+		[ -n "$patchdir" ] || patchdir="$k_series"
+		[ -f "$patchdir/series" ] || die "cannot read '$patchdir/series'"
+		patchdir=$(cd "$patchdir" && pwd)
+	fi
 
 	pin=$(series_pin "$patchdir/series")
 	if [ -d "$srcdir" ]; then

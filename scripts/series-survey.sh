@@ -115,7 +115,8 @@ crossed() {
 	done | paste -s -d ' ' -
 }
 
-# prepare_tree SRCDIR PHASE: pop or push the series to match PHASE.
+# prepare_tree SRCDIR PHASE: pop or push the series to match PHASE; the
+# series is the run's tree's (load_tree has set k_series).
 prepare_tree() {
 	local srcdir="$1" phase="$2"
 
@@ -123,7 +124,7 @@ prepare_tree() {
 	before)
 		[ -s "$srcdir/.pc/applied-patches" ] || return 0
 		step POP "the series, for phase before"
-		(cd "$srcdir" && QUILT_PATCHES="$TOPDIR/patches" QUILT_PC=.pc \
+		(cd "$srcdir" && QUILT_PATCHES="$k_series" QUILT_PC=.pc \
 			quilt --quiltrc /dev/null pop -a -q >/dev/null) ||
 			die "cannot pop the series from '$srcdir'"
 		;;
@@ -163,8 +164,8 @@ survey_one() {
 	fi
 	name="$dir"
 
-	mkdir -p "$builddir/survey/$name" || die "cannot create '$builddir/survey/$name'"
-	objdir=$(cd "$builddir/survey/$name" && pwd)
+	mkdir -p "$root/survey/$name" || die "cannot create '$root/survey/$name'"
+	objdir=$(cd "$root/survey/$name" && pwd)
 	log="$objdir/$phase.log"
 
 	step CONFIG "$name ($phase)"
@@ -278,14 +279,17 @@ main() {
 		set -- $builds
 	fi
 
+	# each kernel tree surveys apart (tree_root)
+	load_tree "$(tree_name)"
+	root=$(tree_root "$builddir")
 	if [ "$only" = 1 ]; then
 		for name in "$@"; do
-			resummarise "$builddir/survey/src/linux-source-6.1" "$builddir" "$phase" "$name"
+			resummarise "$root/survey/src/$k_package" "$root" "$phase" "$name"
 		done
 		return 0
 	fi
-	mkdir -p "$builddir/survey" || die "cannot create '$builddir/survey'"
-	srcdir=$("$TOPDIR/scripts/kernel-src.sh" -o "$builddir/survey") || exit 2
+	mkdir -p "$root/survey" || die "cannot create '$root/survey'"
+	srcdir=$("$TOPDIR/scripts/kernel-src.sh" -o "$root/survey") || exit 2
 	prepare_tree "$srcdir" "$phase"
 	for name in "$@"; do
 		survey_one "$srcdir" "$builddir" "$phase" "$jobs" "$name" || failed=1

@@ -27,7 +27,7 @@ usage() {
 	cat <<USAGE
 usage: $PROG [-o BUILDDIR] [-p PATCHDIR] [-f] [--discard]
 Extract the kernel tree into BUILDDIR/src/ (default BUILDDIR: build) unless
-it is there, push every patch of PATCHDIR/series (default: patches/) and
+it is there, push every patch of PATCHDIR/series (default: the series of the tree, patches/TREE/) and
 print the tree's path.
   -f         extract the tree afresh (refused while it holds work no patch
              file has, or files no patch touches that differ from the
@@ -96,7 +96,7 @@ discard_check() {
 }
 
 main() {
-	local builddir=build patchdir="$TOPDIR/patches" fresh=0 discard=0 opt arg
+	local builddir=build patchdir="" fresh=0 discard=0 opt arg
 	local srcdir
 
 	for arg in "$@"; do
@@ -119,8 +119,7 @@ main() {
 	done
 	shift $((OPTIND - 1))
 	[ $# -eq 0 ] || { usage >&2; exit 2; }
-	[ -f "$patchdir/series" ] || die "cannot read '$patchdir/series'"
-	patchdir=$(cd "$patchdir" && pwd)
+	[ -z "$patchdir" ] || [ -f "$patchdir/series" ] || die "cannot read '$patchdir/series'"
 	[ "$fresh" = 0 ] || [ -z "${KSRC:-}" ] ||
 		die "KSRC='$KSRC' names a tree of yours: extracting afresh is for the tarball's tree"
 	mkdir -p "$builddir" || die "cannot create '$builddir'"
@@ -128,6 +127,7 @@ main() {
 	mark=$(mktemp "${TMPDIR:-/tmp}/series-tree.XXXXXX")
 	trap 'rm -f "$mark"' EXIT
 	srcdir=$("$TOPDIR/scripts/kernel-src.sh" -o "$builddir") || exit 2
+	need_patchdir "$srcdir"
 	# A tree extracted just now is fresh already.
 	if [ "$fresh" = 1 ] && [ -z "$(find "$srcdir.stamp" -newer "$mark" 2>/dev/null)" ]; then
 		[ "$discard" = 1 ] || discard_check "$srcdir" "$patchdir"

@@ -448,7 +448,8 @@ unsourced() {
 		>"$BATS_TEST_TMPDIR/b/compile_commands.json"
 	touch -d '1 minute' "$BATS_TEST_TMPDIR/b/compile_commands.json"
 	run -0 --separate-stderr "$D" -c clang-19 -j 1 -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/b"
-	run -0 jq -c '[.clang.target, .units.ok, .unparsable, [.flags.translated[] | [.flag, .decision, .units]]]' "$BATS_TEST_TMPDIR/out/diagnose.json"
+	prog='[.clang.target, .units.ok, .unparsable, [.flags.translated[] | [.flag, .decision, .units]]]'
+	run -0 jq -c "$prog" "$BATS_TEST_TMPDIR/out/diagnose.json"
 	assert_output '["arm-linux-gnueabi",1,[{"id":"unparsable|b.c","unit":"b.c","error":"b.c:1:9: expected expression"}],[["-mno-thumb-interwork","drop",2]]]'
 }
 
@@ -474,7 +475,8 @@ unsourced() {
 	printf '%s\n' "$BATS_TEST_TMPDIR/b.src/a.c:1:5: warning: 'x' defined but not used [-Wunused-variable]" \
 		>"$BATS_TEST_TMPDIR/after.log"
 	run -0 --separate-stderr "$D" -c clang-19 -j 1 -l "$BATS_TEST_TMPDIR/after.log" -o "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/b"
-	run -0 jq -c '[.counts.gcc, .gcc_only[0].id, (.slowest | map(.unit)), (.seconds.clang_cpu >= 0)]' "$BATS_TEST_TMPDIR/out/diagnose.json"
+	prog='[.counts.gcc, .gcc_only[0].id, (.slowest | map(.unit)), (.seconds.clang_cpu >= 0)]'
+	run -0 jq -c "$prog" "$BATS_TEST_TMPDIR/out/diagnose.json"
 	assert_output '[1,"warning|-Wunused-variable|a.c:1:5|'"'"'x'"'"' defined but not used",["a.c"],true]'
 }
 

@@ -51,6 +51,16 @@ GCC_FLAGS=(-O2 -mfunction-return=thunk-extern -fconserve-stack -mrecord-mcount
 	assert_equal "$stderr" "flag-translate.sh: cannot read the decisions '$T/none.tsv'"
 }
 
+@test "a flag holding a comma is judged whole: Clang takes 6.12's call padding" {
+	need_tool clang-14
+	# Debian's 6.12 (CONFIG_CALL_PADDING) hands modules 16 bytes of NOPs
+	# before each function; Clang 14 takes the flag as GCC spells it
+	run -0 "$FT" -c clang-14 -- -pg -fpatchable-function-entry=16,16 -mrecord-mcount
+	assert_output "$(printf -- '-mrecord-mcount\tdrop\t-\ttracing\tno __mcount_loc table from the compiler (recordmcount or objtool must build it)')"
+	run -0 "$FT" -c clang-14 -o -- -pg -fpatchable-function-entry=16,16 -mrecord-mcount
+	assert_output "$(printf '%s\n' -pg -fpatchable-function-entry=16,16)"
+}
+
 @test "a flag no rule knows is dropped with Clang's own words" {
 	need_tool clang-14
 	run -0 "$FT" -c clang-14 -- -O2 -mcpu=nonsense
@@ -63,6 +73,14 @@ GCC_FLAGS=(-O2 -mfunction-return=thunk-extern -fconserve-stack -mrecord-mcount
 	assert_output "$(printf '%s\n' \
 		"-mno-thumb-interwork	drop	-	codegen	interworking is Clang's default on ARM; no effect on the kernel's Thumb-2 or ARM builds" \
 		"-Wa,-mno-warn-deprecated	drop	-	codegen	an assembler option Clang's integrated assembler does not take")"
+}
+
+@test "an assembler option: Clang 19 names it as '-Wa,', and takes x86's -mrelax-relocations=no" {
+	need_tool clang-19
+	run -0 "$FT" -c clang-19 -t arm-linux-gnueabi -- -O2 -Wa,-mno-warn-deprecated
+	assert_output "-Wa,-mno-warn-deprecated	drop	-	codegen	an assembler option Clang's integrated assembler does not take"
+	run -0 "$FT" -c clang-19 -t x86_64-linux-gnu -a -- -O2 -Wa,-mrelax-relocations=no
+	assert_output "$(printf '%s\t%s\n' -O2 'keep	-	-	-' -Wa,-mrelax-relocations=no 'keep	-	-	-')"
 }
 
 @test "a compiler that is not installed: one line, exit 2" {

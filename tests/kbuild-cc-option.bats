@@ -88,6 +88,41 @@ old_tree() {
 	assert_output "$(printf '%s\n' 'layout: include' '[]' '[-fno-common]' '[]' '[new]' '[new]')"
 }
 
+# new_tree CC [MAKE-ARGS...]: the 6.12 fixture's answers
+new_tree() {
+	local cc="$1" clang=""
+
+	shift
+	[ "$cc" = gcc ] || clang=1
+	(cd "$BATS_TEST_TMPDIR" && env -u MAKEFLAGS -u MAKELEVEL make -s -f "$FIX/new-tree/Makefile" \
+		srctree="$FIX/new-tree" CC="$cc" CLANG="$clang" "$@")
+}
+
+@test "probe macros: a 6.12 tree's questions (-Wfoo for -Wno-foo, fatal assembler warnings) are asked as it asks them" {
+	local want
+	want=$(printf '%s\n' '[]' '[-Wno-unused-but-set-variable]' '[n]' '[fallback]' '[no]' '[yes]')
+	run -0 new_tree gcc
+	assert_output "$(printf 'traits: \n%s' "$want")"
+	run -0 new_tree gcc MAKEFILES="$TOP/kbuild/overlay.mk" KPARITY_OUT="$BATS_TEST_TMPDIR/o" KPARITY_AUDIT=1
+	assert_output "$(printf 'traits: wno fatal\n%s' "$want")"
+	run -0 cut -f 1,2,4,7 "$BATS_TEST_TMPDIR/o/.kparity/audit.log"
+	assert_output - <<'OUT'
+cc-option	-Wbogus-warning	n	n
+cc-option	-Wunused-but-set-variable	y	y
+cc-option-yn	-Wbogus-warning	n	n
+__cc-option	-Wbogus-warning	n	n
+as-instr	.warning	n	n
+as-instr	nop	y	y
+OUT
+}
+
+@test "probe macros: the 6.1 tree shows the overlay none of 6.12's traits" {
+	printf 'all:\n\t@echo "[$(__kp-traits)]"\n' >"$BATS_TEST_TMPDIR/t.mk"
+	run -0 env -u MAKEFLAGS -u MAKELEVEL make -s -C "$BATS_TEST_TMPDIR" -f t.mk srctree="$KSRC_DIR" \
+		MAKEFILES="$TOP/kbuild/overlay.mk"
+	assert_output "[]"
+}
+
 @test "probe macros: a tree with neither probe file is refused with its reason" {
 	local fake="$BATS_TEST_TMPDIR/empty-tree"
 	mkdir -p "$fake"

@@ -71,6 +71,22 @@ cache_entries() {
 	find "$1" -type f ! -name 'tool-*' | sort
 }
 
+# hooked_tree DIR: in DIR, a tree of symlinks to the kernel tree with its
+# series' first patch (the hook, patches/KERNEL/0001-*; 6.1 without KERNEL)
+# applied to real copies of what it touches
+hooked_tree() {
+	local dir="$1" f
+
+	mkdir -p "$dir"
+	cp -as "$KSRC_DIR/." "$dir/"
+	rm -rf "$dir/.pc"
+	for f in Kconfig scripts/Kconfig.include scripts/Makefile.compiler; do
+		cp --remove-destination "$KSRC_DIR/$f" "$dir/$f"
+	done
+	grep -q kparity-kconfig "$dir/Kconfig" ||
+		patch -s -d "$dir" -p1 <"$(echo "$TOP/patches/${KERNEL:-6.1}"/0001-*.patch)"
+}
+
 # kmake OBJDIR ARGS...: make in the kernel tree with the overlay hooked in
 kmake() {
 	local objdir="$1"

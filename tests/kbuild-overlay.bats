@@ -154,21 +154,6 @@ OUT
 	assert_output "CONFIG_CLANG_VERSION=0"
 }
 
-# hooked_tree DIR: in DIR, a tree of symlinks to the 6.1 tree with the
-# series' first patch (the hook) applied to real copies of what it touches
-hooked_tree() {
-	local dir="$1" f
-
-	mkdir -p "$dir"
-	cp -as "$KSRC_DIR/." "$dir/"
-	rm -rf "$dir/.pc"
-	for f in Kconfig scripts/Kconfig.include scripts/Makefile.compiler; do
-		cp --remove-destination "$KSRC_DIR/$f" "$dir/$f"
-	done
-	grep -q kparity-kconfig "$dir/Kconfig" ||
-		patch -s -d "$dir" -p1 <"$(echo "$TOP"/patches/0001-*.patch)"
-}
-
 @test "overlay Kconfig: MAKEFILES on a hooked tree with KPARITY_DIR defines the entries once" {
 	hooked_tree "$T/src"
 	mkdir -p "$T/obj"

@@ -21,12 +21,25 @@ add_patch() {
 
 @test "kernel-patch: the project's series refuses a tree it is not for" {
 	local pin
-	pin=$(sed -n 's/^# Kernel: //p' "$TOP/patches/series")
+	pin=$(sed -n 's/^# Kernel: //p' "$TOP/patches/6.1/series")
 	run -2 --separate-stderr "$P" -s "$T/tree"
 	assert_output ""
-	assert_equal "$stderr" "kernel-patch.sh: '$TOP/patches/series' is for Linux $pin, but '$T/tree' is not a kernel tree"
+	assert_equal "$stderr" "kernel-patch.sh: '$T/tree' is not a kernel tree (no Makefile with VERSION, PATCHLEVEL and SUBLEVEL)"
+	printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\n' >"$T/tree/Makefile"
+	run -2 --separate-stderr "$P" -s "$T/tree"
+	assert_equal "$stderr" "kernel-patch.sh: '$TOP/patches/6.1/series' is for Linux $pin, but '$T/tree' is Linux 6.1.0"
 	run -0 ls -A "$T/tree"
-	assert_output "file"
+	assert_output "$(printf 'Makefile\nfile')"
+}
+
+@test "kernel-patch: each tree's series by its version; none for a kernel kparity has no data for" {
+	printf 'VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 1\n' >"$T/tree/Makefile"
+	run -2 --separate-stderr env KERNEL=6.1 "$P" -s "$T/tree"
+	assert_equal "$stderr" "kernel-patch.sh: KERNEL=6.1, but '$T/tree' is Linux 6.12.1"
+	printf 'VERSION = 6\nPATCHLEVEL = 13\nSUBLEVEL = 1\n' >"$T/tree/Makefile"
+	run -0 --separate-stderr "$P" -s "$T/tree"
+	assert_equal "$stderr" "kernel-patch.sh: no series for Linux 6.13.1 (scripts/trees/ has no file for it): '$T/tree' is used as it is"
+	[ ! -e "$T/tree/.pc" ]
 }
 
 @test "kernel-patch: an empty series file is not an error" {

@@ -24,12 +24,12 @@ setup() {
 
 # patches: the series' patch files, in order.
 patches() {
-	sed -n '/^[^#]/p' "$TOP/patches/series"
+	sed -n '/^[^#]/p' "$TOP/patches/6.1/series"
 }
 
 @test "series-kernel: the series pins the kernel the tree is" {
 	local pin tree
-	pin=$(sed -n 's/^# Kernel: //p' "$TOP/patches/series")
+	pin=$(sed -n 's/^# Kernel: //p' "$TOP/patches/6.1/series")
 	tree=$(awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
 		$1 == "SUBLEVEL" { print v "." p "." $2; exit }' "$SRC/Makefile")
 	assert_equal "$pin" "$tree"
@@ -71,7 +71,7 @@ patches() {
 	# A tarball has no git history, so checkpatch cannot look up the
 	# upstream commit ids the backports name: that one check is skipped.
 	for p in $(patches); do
-		run -0 perl "$SRC/scripts/checkpatch.pl" --root="$SRC" -q --ignore UNKNOWN_COMMIT_ID "$TOP/patches/$p"
+		run -0 perl "$SRC/scripts/checkpatch.pl" --root="$SRC" -q --ignore UNKNOWN_COMMIT_ID "$TOP/patches/6.1/$p"
 		assert_output ""
 	done
 }
@@ -94,7 +94,7 @@ compiled_of() {
 	local gcc_re
 	for i in $(seq 1 "$n"); do
 		gcc_re='0 compiled|nothing for x86_64'
-		if grep -q '^+++ b/tools/objtool/' "$TOP/patches/$(patches | sed -n "${i}p")"; then
+		if grep -q '^+++ b/tools/objtool/' "$TOP/patches/6.1/$(patches | sed -n "${i}p")"; then
 			gcc_re='[0-9]+ compiled'
 		fi
 		assert_line -n "$i" --regexp "^ *$i [^ ]+: gcc ok \(($gcc_re)\), clang ok \(([0-9]+ compiled|nothing for x86_64)\)\$"

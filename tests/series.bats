@@ -532,6 +532,17 @@ unsaved_line() {
 	assert_output "$(printf '0001-offset.patch\n0005-clean.patch')"
 }
 
+@test "kernel-patch: a series that moved into a directory of its tree is followed, with a note" {
+	good_series
+	run -0 "$S/kernel-patch.sh" -s "$T/tree" -p "$T/patches"
+	mkdir "$T/patches/6.1"
+	mv "$T/patches"/*.patch "$T/patches/series" "$T/patches/6.1/"
+	run -0 --separate-stderr "$S/kernel-patch.sh" -s "$T/tree" -p "$T/patches/6.1"
+	assert_equal "$stderr" "kernel-patch.sh: '$T/tree' was patched from '$T/patches', whose series moved to '$T/patches/6.1'; using '$T/patches/6.1'"
+	run -0 cat "$T/tree/.pc/.quilt_patches"
+	assert_output "$T/patches/6.1"
+}
+
 @test "series-status: a tree named by KSRC= must exist" {
 	run -2 --separate-stderr env KSRC="$T/nonexistent" "$S/series-status.sh" -p "$T/patches"
 	assert_output ""

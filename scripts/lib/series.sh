@@ -1,28 +1,41 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# series-lib.sh - what the quilt series tools share; sourced, not run.
+# series.sh - what the quilt series tools share; sourced, not run.
 #
 # The caller sets PROG and TOPDIR; this file sources scripts/lib/common.sh
-# (die, warn, step, tree_version, ...) itself. The series file may pin
-# the kernel it is for with a line '# Kernel: VERSION.PATCHLEVEL.SUBLEVEL';
-# a tree of another version is refused.
+# (die, warn, step, tree_version, ...) and scripts/lib/tree.sh itself.
+# Each kernel tree has its series, patches/TREE/ (scripts/trees/TREE.tree
+# says where); the series file may pin the kernel it is for with a line
+# '# Kernel: VERSION.PATCHLEVEL.SUBLEVEL', and a tree of another version
+# is refused.
 
 # shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
 # shellcheck shell=sh
 
 # shellcheck source=scripts/lib/common.sh
 . "$TOPDIR/scripts/lib/common.sh"
+# shellcheck source=scripts/lib/tree.sh
+. "$TOPDIR/scripts/lib/tree.sh"
 
 QUILT_BACKUP=/usr/share/quilt/scripts/backup-files
+
+# series_dir SRCDIR: the patch directory of SRCDIR's kernel tree (the
+# SERIES of scripts/trees/VERSION.PATCHLEVEL.tree); nothing, and failure,
+# when no tree file is for SRCDIR's version. Dies when SRCDIR is no kernel
+# tree, or when KERNEL names another tree than SRCDIR is.
+series_dir() {
+	local have tree
+
+	have=$(tree_version "$1") || die "'$1' is not a kernel tree"
+	tree=$(tree_for_version "$have") || return 1
+	[ -z "${KERNEL:-}" ] || [ "$KERNEL" = "$tree" ] ||
+		die "KERNEL=$KERNEL, but '$1' is Linux $have"
+	(load_tree "$tree" && printf '%s\n' "$k_series")
+}
 
 # series_names FILE: the patch names in a quilt series file, in order.
 series_names() {
 	awk '/^[ \t]*(#|$)/ { next } { print $1 }' "$1"
-}
-
-# series_pin FILE: the kernel version FILE pins, or nothing.
-series_pin() {
-	sed -n 's/^# Kernel: *\([0-9][0-9.]*\) *$/\1/p' "$1" | head -n 1
 }
 
 # check_pin SERIES SRCDIR: die (exit 2) unless SRCDIR is the kernel SERIES
@@ -349,8 +362,9 @@ local_changes() {
 # use_patchdir SRCDIR PATCHDIR: make quilt in SRCDIR use PATCHDIR. quilt
 # takes its patch directory from .pc/.quilt_patches before QUILT_PATCHES,
 # so a tree patched from elsewhere would silently keep its old one. A
-# directory that no longer exists (the checkout moved) is replaced, with a
-# note; another one is refused while patches from it are applied.
+# directory that no longer exists (the checkout moved), or whose series
+# moved into DIR below it (one series per tree), is replaced, with a note;
+# another one is refused while patches from it are applied.
 use_patchdir() {
 	local srcdir="$1" dir="$2" old
 
@@ -361,6 +375,14 @@ use_patchdir() {
 	*) old="$srcdir/$old" ;;
 	esac
 	[ -d "$old" ] && [ "$(cd "$old" && pwd -P)" = "$(cd "$dir" && pwd -P)" ] && return 0
+	# a series that moved into a directory of its tree (patches/ to
+	# patches/6.1/): the old directory holds no series any more
+	if [ -d "$old" ] && [ ! -f "$old/series" ] &&
+		[ "$(cd "$old" && pwd -P)" = "$(cd "$dir/.." && pwd -P)" ]; then
+		warn "'$srcdir' was patched from '$old', whose series moved to '$dir'; using '$dir'"
+		printf '%s\n' "$dir" >"$srcdir/.pc/.quilt_patches"
+		return 0
+	fi
 	if [ -d "$old" ] && [ -n "$(applied_names "$srcdir")" ]; then
 		die "'$srcdir' was patched from '$old', not '$dir'; use -p '$old', or pop its patches first ('cd $srcdir && quilt pop -a')"
 	fi
@@ -374,14 +396,29 @@ use_patchdir() {
 # extract the tree under BUILDDIR, which must exist (a mistyped O= must
 # not receive a 1.5 GB tree); check the tree against the series' pin.
 open_series() {
-	[ -f "$patchdir/series" ] || die "cannot read '$patchdir/series'"
-	patchdir=$(cd "$patchdir" && pwd)
 	if [ -z "$srcdir" ]; then
 		[ -d "$1" ] || die "'$1' is not a directory (O= names an existing build directory)"
 		srcdir=$(KPARITY_SRC_QUIET=1 "$TOPDIR/scripts/kernel-src.sh" -o "$1") || exit 2
 	fi
 	[ -d "$srcdir" ] || die "'$srcdir' is not a directory"
+	need_patchdir "$srcdir"
 	check_pin "$patchdir/series" "$srcdir"
+}
+
+# need_patchdir SRCDIR: $patchdir made absolute: the caller's (-p), or
+# else the series of SRCDIR's tree; dies when there is none.
+need_patchdir() {
+	local rc=0
+
+	if [ -z "$patchdir" ]; then
+		patchdir=$(series_dir "$1") || rc=$?
+		# series_dir said why it refused (2)
+		[ "$rc" -ne 2 ] || exit 2
+		[ "$rc" -eq 0 ] ||
+			die "no series for '$1': scripts/trees/ has no file for Linux $(tree_version "$1")"
+	fi
+	[ -f "$patchdir/series" ] || die "cannot read '$patchdir/series'"
+	patchdir=$(cd "$patchdir" && pwd)
 }
 
 # changes_msg SRCDIR LIST: the one line that stops a tool on changes in
