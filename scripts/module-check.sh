@@ -95,15 +95,17 @@ diff_into() {
 
 # index_modules: 'NAME PATH' of every module under the -d directories, in
 # their order, into $work/modules.idx; NAME with '-' as '_', as the
-# kernel's module names compare
+# kernel's module names compare. A module may be compressed
+# (CONFIG_MODULE_COMPRESS: Debian's images from 6.12 on hold .ko.xz).
 index_modules() {
 	local dir
 
 	: >"$work/modules.idx"
 	while IFS= read -r dir; do
 		[ -d "$dir" ] || continue
-		find "$dir" -name '*.ko' -type f 2>/dev/null | LC_ALL=C sort |
-			awk '{ n = $0; sub(/.*\//, "", n); sub(/\.ko$/, "", n); gsub(/-/, "_", n); print n, $0 }' \
+		find "$dir" -type f \( -name '*.ko' -o -name '*.ko.xz' -o -name '*.ko.zst' -o -name '*.ko.gz' \) \
+			2>/dev/null | LC_ALL=C sort |
+			awk '{ n = $0; sub(/.*\//, "", n); sub(/\.ko(\.(xz|zst|gz))?$/, "", n); gsub(/-/, "_", n); print n, $0 }' \
 				>>"$work/modules.idx"
 	done <<DIRS
 $dirs
@@ -113,6 +115,32 @@ DIRS
 # find_dep NAME: the path of module NAME, or nothing
 find_dep() {
 	awk -v n="$(echo "$1" | tr - _)" '$1 == n { sub(/^[^ ]* /, ""); print; exit }' "$work/modules.idx"
+}
+
+# dep_unpack NAME PATH: sets dep_file to PATH, or for a compressed module
+# to its ELF, unpacked once into $work/deps/NAME.ko. Sets dep_why and
+# returns 1 when it cannot be unpacked.
+dep_unpack() {
+	local name="$1" path="$2" tool out
+
+	case "$path" in
+	*.ko.xz) tool=xz ;;
+	*.ko.zst) tool=zstd ;;
+	*.ko.gz) tool=gzip ;;
+	*)
+		dep_file=$path
+		return 0
+		;;
+	esac
+	dep_file="$work/deps/$name.ko"
+	[ ! -f "$dep_file" ] || return 0
+	mkdir -p "$work/deps"
+	if ! "$tool" -dc <"$path" >"$dep_file.tmp" 2>"$work/unpack.err"; then
+		dep_why="cannot unpack '$path' with $tool: $(head -n 1 "$work/unpack.err")"
+		rm -f "$dep_file.tmp"
+		return 1
+	fi
+	mv "$dep_file.tmp" "$dep_file"
 }
 
 # dep_names NAME PATH: the types module NAME's debug data defines, once,
@@ -150,8 +178,9 @@ dep_names() {
 
 # check_dep KO REL NAME: compare KO's types that the kernel lacks and
 # module NAME defines with NAME's; those leave $work/rest. Sets dep_rc
-# to kabi's bits and dep_path to NAME's file (empty when not found), and
-# appends to compared or missing.
+# to kabi's bits, dep_path to NAME's file (empty when not found) and
+# dep_file to its ELF (unpacked, when NAME is compressed), and appends
+# to compared or missing.
 check_dep() {
 	local ko="$1" rel="$2" name="$3" kind n
 
@@ -162,7 +191,7 @@ check_dep() {
 		printf '%s\n' "$name" >>"$work/missing"
 		return 0
 	fi
-	if ! dep_names "$name" "$dep_path"; then
+	if ! dep_unpack "$name" "$dep_path" || ! dep_names "$name" "$dep_file"; then
 		missing="$missing${missing:+, }$name ($dep_why)"
 		printf '%s\n' "$name" >>"$work/missing"
 		dep_path=""
@@ -180,7 +209,7 @@ check_dep() {
 		set -- "$@" --type "$t"
 	done <"$work/shared"
 	[ "$kind" = DWARF ] || set -- "$@" --base-btf "$base"
-	diff_into "$work/report/$rel.$name.txt" "$dep_path" "$ko" "$@" || dep_rc=$?
+	diff_into "$work/report/$rel.$name.txt" "$dep_file" "$ko" "$@" || dep_rc=$?
 	if [ "$dep_rc" = 1 ]; then
 		# both were read on their own: this is kabi's trouble
 		die "kabi cannot compare '$ko' with '$dep_path': $diff_why"
@@ -211,7 +240,7 @@ check_deps() {
 		check_dep "$ko" "$rel" "$dep"
 		deps_rc=$((deps_rc | dep_rc))
 		[ -n "$dep_path" ] || continue
-		more=$(modinfo_field "$dep_path" depends | tr ',' ' ')
+		more=$(modinfo_field "$dep_file" depends | tr ',' ' ')
 		queue="$queue $more"
 	done
 }

@@ -32,6 +32,8 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 NOT_CHECKED=16
 # shellcheck source=scripts/lib/common.sh
 . "$TOPDIR/scripts/lib/common.sh"
+# shellcheck source=scripts/lib/elf.sh
+. "$TOPDIR/scripts/lib/elf.sh"
 
 usage() {
 	cat <<USAGE
@@ -45,8 +47,8 @@ check the types of every module it made against the kernel's.
                else the installed one
   -V VMLINUX   the kernel's types from this vmlinux's DWARF
   -B BTF       the kernel's types from this BTF (raw, or a vmlinux with .BTF);
-               default /sys/kernel/btf/vmlinux when KDIR is the running
-               kernel's
+               default KDIR/vmlinux when it has .BTF, else
+               /sys/kernel/btf/vmlinux when KDIR is the running kernel's
   -d DIR       the kernel's modules, for the types of those a module
                depends on (an unpacked linux-image package's
                lib/modules/RELEASE, or another module source's directory,
@@ -309,13 +311,17 @@ mcount_check() {
 # ---- the layout check -----------------------------------------------------
 
 # kernel_types: set k_src to the file with the kernel's types, or to
-# nothing
+# nothing: VMLINUX, BTF, the tree's own vmlinux when it carries .BTF
+# (Debian's headers do from 6.12 on: a vmlinux of .BTF alone, which
+# Kbuild splits the modules' BTF on), the running kernel's
 kernel_types() {
 	k_src=""
 	if [ -n "$vmlinux" ]; then
 		k_src=$vmlinux
 	elif [ -n "$btf" ]; then
 		k_src=$btf
+	elif [ -f "$kdir/vmlinux" ] && elf_has_section "$kdir/vmlinux" .BTF; then
+		k_src=$kdir/vmlinux
 	elif [ -r /sys/kernel/btf/vmlinux ] && [ "$(uname -r)" = "$(kernel_release)" ]; then
 		k_src=/sys/kernel/btf/vmlinux
 	fi

@@ -42,10 +42,10 @@ setup() {
 	local path
 
 	run -0 dpkg-deb -c "$DEB"
-	for path in usr/bin/kabi usr/share/man/man1/kabi.1.gz \
+	for path in usr/bin/kabi usr/share/man/man1/kabi.1.gz usr/share/man/man1/kabi-check.1.gz \
 		usr/share/bash-completion/completions/kabi \
 		usr/share/kparity/kbuild/overlay.mk usr/share/kparity/kconfig/Kconfig.kparity \
-		usr/share/kparity/patches/series usr/share/kparity/scripts/lib/common.sh \
+		usr/share/kparity/patches/6.1/series usr/share/kparity/scripts/lib/common.sh \
 		usr/share/kparity/scripts/parity.sh usr/share/doc/kparity/README.md.gz; do
 		assert_line --regexp " \./${path//./\\.}\$"
 	done

@@ -40,7 +40,7 @@ deb_root() {
 		rm -rf "$tmp" "$dir"
 		mkdir -p "$tmp"
 		for pkg in "$@"; do
-			deb=$(deb_fetch "$cache/deb" "$pkg")
+			deb=$(deb_fetch "$cache/deb" "$pkg") || exit 2
 			step UNPACK "$pkg" >&2
 			dpkg-deb -x "$deb" "$tmp" || die "cannot unpack '$deb'"
 		done
@@ -50,22 +50,34 @@ deb_root() {
 	echo "$dir"
 }
 
-# debian_headers CACHE KVER: Debian's headers for KVER (its package, the
-# common one and linux-kbuild), unpacked once; prints the tree to give
-# as KDIR. The tree's Makefile includes the common headers by their
-# installed path, which is pointed at the unpacked copy.
-debian_headers() {
-	local cache="$1" kver="$2" root tree common abi
+# headers_deps: from a headers package's Depends (on stdin), the packages
+# the tree needs beside it: its common headers and linux-kbuild, one a
+# line. Their names follow the release: linux-headers-6.1.0-57-common and
+# linux-kbuild-6.1 for 6.1.0-57-amd64, linux-headers-6.12.118+deb12-common
+# and linux-kbuild-6.12.118+deb12 for 6.12.118+deb12-amd64, -common-rt
+# for an rt flavour.
+headers_deps() {
+	tr ',|' '\n' | awk '$1 ~ /^linux-headers-.*-common(-rt)?$/ || $1 ~ /^linux-kbuild-/ { print $1 }'
+}
 
-	# 6.1.0-57-cloud-amd64 and 6.1.0-57-amd64 alike: 6.1.0-57
-	abi=$(echo "$kver" | sed 's/^\([0-9.]*-[0-9]*\)-.*/\1/')
-	root=$(deb_root "$cache" "headers-$kver" "linux-headers-$kver" \
-		"linux-headers-$abi-common" linux-kbuild-6.1)
+# debian_headers CACHE KVER: Debian's headers for KVER (its package and
+# the two its Depends names: the common headers and linux-kbuild),
+# unpacked once; prints the tree to give as KDIR. The tree's Makefile
+# includes the common headers by their installed path, which is pointed
+# at the unpacked copy.
+debian_headers() {
+	local cache="$1" kver="$2" deb deps root tree
+
+	deb=$(deb_fetch "$cache/deb" "linux-headers-$kver") || exit 2
+	deps=$(dpkg-deb -f "$deb" Depends | headers_deps)
+	[ "$(echo "$deps" | grep -c .)" = 2 ] ||
+		die "'$deb' depends on no common headers and linux-kbuild: not a headers package for $kver?"
+	# shellcheck disable=SC2086 # two package names, one word each
+	root=$(deb_root "$cache" "headers-$kver" "linux-headers-$kver" $deps) || exit 2
 	tree="$root/usr/src/linux-headers-$kver"
-	common="$root/usr/src/linux-headers-$abi-common"
 	[ -f "$tree/.config" ] || die "no '$tree/.config' in the headers of $kver"
-	if ! grep -q "^include $common/Makefile\$" "$tree/Makefile"; then
-		sed "s|^include /usr/src/linux-headers-$abi-common/Makefile\$|include $common/Makefile|" \
+	if grep -q '^include /usr/src/[^/]*/Makefile$' "$tree/Makefile"; then
+		sed "s|^include \(/usr/src/[^/]*/Makefile\)\$|include $root\1|" \
 			"$tree/Makefile" >"$tree/Makefile.tmp"
 		mv "$tree/Makefile.tmp" "$tree/Makefile"
 	fi

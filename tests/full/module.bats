@@ -10,7 +10,10 @@
 # depending on the module of the first). Each is a full module build;
 # the two packages take minutes (Documentation/distro-modules.md has
 # every compiler's and both kernels' figures), so 'make check-full'
-# runs them.
+# runs them. Then Debian 12's 6.12 cloud kernel (bookworm-security):
+# acpi-call with its GCC 12, Clang 14 and Clang 19, checked against the
+# BTF its headers carry, and the fixture modules against its image's
+# compressed modules.
 
 load ../common
 load ../module
@@ -22,6 +25,39 @@ setup_file() {
 	XT_SRC=$(echo "$XT_SRC"/usr/src/xtables-addons-*)
 	JOOL_SRC=$(deb_root "$CACHE" jool jool-dkms)
 	JOOL_SRC=$(echo "$JOOL_SRC"/usr/src/jool-dkms-*)
+	export KVER612 KDIR612 MODDIR612
+	KVER612="6.12.$(debian_612)+deb12-cloud-amd64"
+	KDIR612=$(debian_headers "$CACHE" "$KVER612")
+	MODDIR612="$(deb_root "$CACHE" "image-$KVER612" "linux-image-$KVER612")/lib/modules/$KVER612"
+}
+
+# debian_612: the newest N of Debian 12's 6.12 cloud kernel apt knows
+# (linux-headers-6.12.N+deb12-cloud-amd64), or $KPARITY_DISTRO_612
+debian_612() {
+	local n=${KPARITY_DISTRO_612:-}
+
+	[ -n "$n" ] || n=$(apt-cache pkgnames linux-headers-6.12. |
+		sed -n 's/^linux-headers-6\.12\.\([0-9]*\)+deb12-cloud-amd64$/\1/p' | sort -n | tail -n 1)
+	[ -n "$n" ] || { echo "apt knows no linux-headers-6.12.N+deb12-cloud-amd64 (apt-get update?)" >&2; return 1; }
+	echo "$n"
+}
+
+# acpi_612 CC: acpi-call built with CC against the 6.12 headers, no
+# kernel types given; checks the last line and the KERNEL and CC lines
+acpi_612() {
+	cp -r "$MOD_SRC" "$T/acpi_call"
+	run -0 --separate-stderr "$MODULE" -o "$OUT" -k "$KDIR612" -m "$T/acpi_call" -c "$1" -d "$MODDIR612"
+	assert_output "module: PASS (1 of 1 modules checked); $(work "$OUT" "$T/acpi_call" "${1/kernel/gcc-12}")"
+	run -0 grep -E '^ *(KERNEL|CHECK) ' <<<"$stderr"
+	assert_output - <<OUT
+KERNEL  $KVER612: gcc 12.2.0 (x86_64-linux-gnu-gcc-12 (Debian 12.2.0-14+deb12u1) 12.2.0), GNU ld, GNU as
+  CHECK   acpi_call.ko against the kernel's BTF ($KDIR612/vmlinux)
+OUT
+}
+
+# flags_612: the FLAG and FTRACE lines of the last run
+flags_612() {
+	run -0 grep -E '^  (FLAG|FTRACE) ' <<<"$stderr"
 }
 
 setup() {
@@ -100,4 +136,67 @@ OUT
 	# without the first M, its module's types are not compared, and it is named
 	run -16 "$MODULE" -o "$OUT" -k "$KDIR_DEB" -m "$mod/siit" -B "$BTF_DEB" -d "$MODDIR_DEB"
 	assert_line -n -1 "module: NOT FULLY CHECKED (1 of 1 modules: types of jool_common not compared); $(work "$OUT" "$mod/siit" gcc-12)"
+}
+
+@test "module: Debian's 6.12 headers, the kernel's GCC 12 builds acpi-call, checked against the headers' own BTF" {
+	need_tool gcc-12
+	acpi_612 kernel
+	run -0 grep '^  CC ' <<<"$stderr"
+	assert_output "  CC      gcc-12 12.2.0: the kernel's own compiler"
+	run -0 readelf -p .comment "$T/acpi_call/acpi_call.ko"
+	assert_line --partial "GCC: (Debian 12.2.0-14+deb12u1) 12.2.0"
+}
+
+@test "module: Debian's 6.12 headers with Clang 14: the call padding kept, every __fentry__ in __mcount_loc" {
+	need_tool clang-14
+	local ko
+	acpi_612 clang-14
+	flags_612
+	assert_output - <<'OUT'
+  FLAG    -mfunction-return=thunk-extern dropped (security): returns are not routed through the return thunk (RETBleed/SRSO mitigation missing)
+  FLAG    -mharden-sls=all dropped (security): no speculation barrier after returns and indirect jumps (straight-line speculation)
+  FLAG    -ftrivial-auto-var-init=zero -> -ftrivial-auto-var-init=zero -enable-trivial-auto-var-init-zero-knowing-it-will-be-removed-from-clang (security, kept in Clang's words)
+  FLAG    -mrecord-mcount dropped (tracing): no __mcount_loc table from the compiler (recordmcount or objtool must build it)
+  FLAG    -fconserve-stack dropped (codegen): stack use is not traded for speed; frames may be larger
+  FLAG    -Wno-alloc-size-larger-than dropped (diag): a GCC warning Clang does not have
+  FLAG    -Wimplicit-fallthrough=5 -> -Wimplicit-fallthrough (diag, kept in Clang's words)
+  FLAG    -Wno-maybe-uninitialized dropped (diag): a GCC warning Clang does not have
+  FTRACE  __mcount_loc made by the tree's scripts/recordmcount, as the kernel's compiler makes it (its calls to __fentry__ kept: the kernel turns them into NOPs at load)
+OUT
+	ko=$T/acpi_call/acpi_call.ko
+	[ -n "$(section_field "$ko" __patchable_function_entries size)" ]
+	run -0 fentry_calls "$ko"
+	assert_output "$(mcount_entries "$ko")"
+	[ "$output" -gt 0 ]
+}
+
+@test "module: Debian's 6.12 headers with Clang 19: the return thunk and SLS kept too" {
+	need_tool clang-19
+	local ko
+	acpi_612 clang-19
+	flags_612
+	assert_output - <<'OUT'
+  FLAG    -mrecord-mcount dropped (tracing): no __mcount_loc table from the compiler (recordmcount or objtool must build it)
+  FLAG    -fconserve-stack dropped (codegen): stack use is not traded for speed; frames may be larger
+  FLAG    -Wno-alloc-size-larger-than dropped (diag): a GCC warning Clang does not have
+  FLAG    -Wimplicit-fallthrough=5 -> -Wimplicit-fallthrough (diag, kept in Clang's words)
+  FLAG    -Wno-maybe-uninitialized dropped (diag): a GCC warning Clang does not have
+  FTRACE  __mcount_loc made by the tree's scripts/recordmcount, as the kernel's compiler makes it (its calls to __fentry__ kept: the kernel turns them into NOPs at load)
+OUT
+	ko=$T/acpi_call/acpi_call.ko
+	[ -n "$(section_field "$ko" __patchable_function_entries size)" ]
+	run -0 fentry_calls "$ko"
+	assert_output "$(mcount_entries "$ko")"
+	[ "$output" -gt 0 ]
+}
+
+@test "module: Debian's 6.12 headers, every kind of module, x_tables' types from the image's x_tables.ko.xz" {
+	need_tool gcc-12
+	[ "$(uname -r)" != "$KVER612" ] || skip "this machine runs $KVER612 itself"
+	kinds "$T/kinds"
+	run -28 --separate-stderr "$MODULE" -o "$OUT" -k "$KDIR612" -m "$T/kinds" -d "$MODDIR612"
+	assert_output "module: layouts differ in 1 of 7 modules (kabi bits 12); 1 not checked; $(work "$OUT" "$T/kinds" gcc-12)"
+	run -0 grep -E '^  (CHECK   xt/xt_kparity.ko against x_tables|MODULE  xt/)' <<<"$stderr"
+	assert_line -n 0 "  CHECK   xt/xt_kparity.ko against x_tables.ko's BTF ($MODDIR612/kernel/net/netfilter/x_tables.ko.xz)"
+	assert_line -n 1 --regexp "^  MODULE  xt/xt_kparity.ko: PASS: [1-9][0-9]* types compared with the kernel's, 9 with x_tables.ko's, 0 its own\$"
 }
