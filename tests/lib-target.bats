@@ -233,3 +233,23 @@ OUT
 	# bats trims the first line's indent in $stderr
 	assert_equal "$stderr" "ALIAS   gcc = gcc-12 (the same compiler and linker): built once, as gcc-12"
 }
+
+@test "kselftest_collections: each collection once, in the list's order" {
+	printf '%s\n' '# c' '*  timers  posix_timers  30' 'x86_64  size  get_size  10' \
+		'*  timers  nanosleep  skip too long' 'arm64-virt  futex  futex_wait  10' \
+		'*  kcmp  kcmp_test  20' >"$T/list"
+	export KPARITY_KSELFTEST_LIST="$T/list"
+	run -0 in_sh 'kselftest_collections x86_64'
+	assert_output "$(printf '%s\n' timers size kcmp)"
+}
+
+@test "differences_list: KPARITY_TEST_DIFFERENCES is the list, and a malformed one is named" {
+	printf '%s\n' 'x86_64 kselftest:timers/nanosleep' >"$T/bad"
+	export KPARITY_TEST_DIFFERENCES="$T/bad"
+	run -2 --separate-stderr in_sh differences_list
+	assert_output ""
+	assert_equal "$stderr" "lib-test: '$T/bad': malformed line (want TARGET TEST REFERENCE REASON): x86_64 kselftest:timers/nanosleep"
+	export KPARITY_TEST_DIFFERENCES="$T/none"
+	run -2 --separate-stderr in_sh differences_list
+	assert_equal "$stderr" "lib-test: cannot read '$T/none'"
+}

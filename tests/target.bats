@@ -40,7 +40,7 @@ good() {
 }
 
 @test "target: every fragment a target names exists" {
-	for f in "$TOP"/scripts/targets/*.target; do
+	for f in "$TOP"/scripts/targets/*.target "$TOP"/scripts/targets/host/*.target; do
 		for frag in $(. "$f" && echo "$FRAGMENTS"); do
 			assert [ -f "$TOP/kconfig/fragments/$frag" ]
 		done
@@ -56,6 +56,32 @@ good() {
 @test "target: a name with a slash is not a path" {
 	run -2 --separate-stderr "$S" ../targets/x86_64
 	assert_equal "$stderr" "target-check.sh: unknown target '../targets/x86_64' (known: arm-vexpress arm64-virt x86_64)"
+}
+
+@test "target: a host target is found under host/, checked for its own keys, and not listed" {
+	run -0 --separate-stderr "$S" um
+	assert_output "$TOP/scripts/targets/host/um.target"
+	assert_equal "$stderr" ""
+	mkdir "$T/host"
+	printf '%s\n' ARCH=um BASE_CONFIG=tinyconfig FRAGMENTS=um.config IMAGE=linux >"$T/host/uml.target"
+	good x86
+	run -0 "$S" -d "$T" uml
+	assert_output "$T/host/uml.target"
+	run -0 "$S" -d "$T" -l
+	assert_output "x86"
+	echo QEMU=qemu-system-x86_64 >>"$T/host/uml.target"
+	run -2 --separate-stderr "$S" -d "$T" uml
+	assert_equal "$stderr" "target-check.sh: $T/host/uml.target:5: unknown key 'QEMU'"
+	printf '%s\n' ARCH=um IMAGE=linux >"$T/host/uml.target"
+	run -2 --separate-stderr "$S" -d "$T" uml
+	assert_equal "${stderr_lines[0]}" "target-check.sh: $T/host/uml.target: missing key 'BASE_CONFIG'"
+}
+
+@test "target: load_target says whether a target runs on the host" {
+	run -0 sh -c '. "$1/scripts/lib/common.sh"; TOPDIR=$1 PROG=t; . "$1/scripts/lib/target.sh"
+		load_target um; echo "$t_arch $t_host $t_image [$t_qemu]"
+		load_target x86_64; echo "$t_arch [$t_host] $t_qemu"' sh "$TOP"
+	assert_output "$(printf '%s\n' 'um 1 linux []' 'x86_64 [] qemu-system-x86_64')"
 }
 
 @test "target: a minimal file with only the required keys passes" {

@@ -13,10 +13,18 @@
 # shellcheck shell=sh
 # shellcheck disable=SC2034 # the t_* and cc_* variables are for the caller
 
+# shellcheck source=scripts/lib/tree.sh
+. "$TOPDIR/scripts/lib/tree.sh"
+
 # The keys a target file must set, and those it may set; scripts/target-check.sh
 # checks them and documents each.
 TARGET_REQUIRED="ARCH BASE_CONFIG FRAGMENTS IMAGE QEMU QEMU_MACHINE CONSOLE"
 TARGET_OPTIONAL="SRCARCH CROSS_COMPILE DEFCONFIGS DTB QEMU_CPU QEMU_MEMORY APPEND DISK DISK_DEV"
+# A host target, scripts/targets/host/NAME.target, runs as a process of the
+# host (User-Mode Linux), not under QEMU: it has no QEMU keys, and is not
+# among known_targets, so that no matrix takes it unasked.
+TARGET_HOST_REQUIRED="ARCH BASE_CONFIG FRAGMENTS IMAGE"
+TARGET_HOST_OPTIONAL="SRCARCH APPEND"
 
 # known_targets
 # Usage: die "no targets (known: $(known_targets))"
@@ -30,9 +38,12 @@ known_targets() {
 # Checks scripts/targets/NAME.target and sets t_name and one t_* variable
 # per key, in lower case (t_arch, t_cross for CROSS_COMPILE, t_base for
 # BASE_CONFIG, t_qemu_machine, ...): an optional key that is not set is
-# empty, but t_srcarch defaults to t_arch. The keys themselves are left
-# unset, so that none leaks into a make run. Exits 2 (target.sh has said
-# why) on an unknown target or a bad file.
+# empty, but t_srcarch defaults to t_arch. t_host is 1 for a host target
+# (its QEMU keys empty), else empty. t_fragments ends with the
+# FRAGMENTS of the run's kernel tree (tree_name), when it has a data file:
+# what only that tree offers, for every target. The keys themselves are
+# left unset, so that none leaks into a make run. Exits 2 (target.sh has
+# said why) on an unknown target or a bad file.
 load_target() {
 	local file
 
@@ -42,6 +53,10 @@ load_target() {
 	# shellcheck disable=SC1090 # checked by target.sh just now
 	. "$file"
 	t_name="$1"
+	case "$file" in
+	*/host/"$1".target) t_host=1 ;;
+	*) t_host="" ;;
+	esac
 	t_arch="$ARCH"
 	t_srcarch="${SRCARCH:-$ARCH}"
 	t_cross="${CROSS_COMPILE:-}"
@@ -50,16 +65,17 @@ load_target() {
 	t_defconfigs="${DEFCONFIGS:-}"
 	t_image="$IMAGE"
 	t_dtb="${DTB:-}"
-	t_qemu="$QEMU"
-	t_qemu_machine="$QEMU_MACHINE"
+	t_qemu="${QEMU:-}"
+	t_qemu_machine="${QEMU_MACHINE:-}"
 	t_qemu_cpu="${QEMU_CPU:-}"
 	t_qemu_memory="${QEMU_MEMORY:-}"
-	t_console="$CONSOLE"
+	t_console="${CONSOLE:-}"
 	t_append="${APPEND:-}"
 	t_disk="${DISK:-}"
 	t_disk_dev="${DISK_DEV:-}"
 	# shellcheck disable=SC2086 # one word per key
 	unset $TARGET_REQUIRED $TARGET_OPTIONAL
+	! tree_known || t_fragments="$t_fragments$(load_tree "$(tree_name)" && printf '%s' "${k_fragments:+ $k_fragments}")"
 }
 
 # The compilers kparity knows: one line each, NAME CC LLVM IAS ALL
@@ -365,12 +381,17 @@ matrix_pairs() {
 # cell_dir BUILDDIR [PART]
 # Usage: load_target x86_64; compiler_select clang; kdir=$(cell_dir "$builddir")
 # Prints where PART of the cell of the loaded target and the selected
-# compiler lives: BUILDDIR/PART/TARGET-SUFFIX, PART kernel (the default),
+# compiler lives: ROOT/PART/TARGET-SUFFIX, PART kernel (the default),
 # initramfs, kselftest, toybox or swap (its kernel booted with other
-# cells' disks, kernel-swap.sh). Every script names a cell's directories
-# through it.
+# cells' disks, kernel-swap.sh), ROOT the run's kernel tree's place in
+# BUILDDIR (tree_root; toybox, which no kernel tree changes, is always in
+# BUILDDIR). Every script names a cell's directories through it.
 cell_dir() {
-	printf '%s/%s/%s-%s\n' "$1" "${2:-kernel}" "$t_name" "$cc_suffix"
+	local root
+
+	root=$(tree_root "$1")
+	[ "${2:-kernel}" != toybox ] || root="$1"
+	printf '%s/%s/%s-%s\n' "$root" "${2:-kernel}" "$t_name" "$cc_suffix"
 }
 
 # cell_built KERNELDIR
@@ -409,4 +430,47 @@ cell_opts() {
 	fi
 	load_target "$target"
 	compiler_select "$compiler"
+}
+
+# kselftest_programs TARGET
+# Usage: runs=$(kselftest_programs "$target") || exit 2
+# The lines of the kselftest list (scripts/targets/kselftest.list, or
+# $KPARITY_KSELFTEST_LIST) for TARGET, as scripts/kselftest/kselftest-list.awk
+# checks them: it names the file and line of a malformed one.
+kselftest_programs() {
+	local list="${KPARITY_KSELFTEST_LIST:-$TOPDIR/scripts/targets/kselftest.list}"
+
+	awk -v target="$1" -v file="$list" -f "$TOPDIR/scripts/kselftest/kselftest-list.awk" "$list"
+}
+
+# kselftest_collections TARGET
+# Usage: colls=$(kselftest_collections "$target")
+# The kselftest collections TARGET's disks hold, one a line, in the list's
+# order.
+kselftest_collections() {
+	kselftest_programs "$1" | awk '!seen[$1]++ { print $1 }'
+}
+
+# differences_list
+# Usage: known=$(differences_list) || exit 2
+# The file of the tests known to differ between compilers on the run's
+# kernel tree (its tree file's DIFFERENCES; /dev/null for a KSRC tree of a
+# kernel kparity has no data for), or $KPARITY_TEST_DIFFERENCES, checked
+# the way parity-tests-target.jq reads it, so that a malformed one is
+# found before any build: dies naming the file and its first fault.
+differences_list() {
+	local f="${KPARITY_TEST_DIFFERENCES:-}" err
+
+	if [ -z "$f" ]; then
+		f=/dev/null
+		if tree_known; then
+			load_tree "$(tree_name)"
+			f="${k_differences:-/dev/null}"
+		fi
+	fi
+	[ -r "$f" ] || die "cannot read '$f'"
+	err=$(echo '{"name": "", "cells": [{"compiler": "", "tests": {"results": [], "counts": {}}}]}' |
+		jq --rawfile known "$f" -f "$TOPDIR/scripts/parity/parity-tests-target.jq" 2>&1 >/dev/null) ||
+		die "'$f': $(printf '%s\n' "$err" | sed -n 's/^jq: error ([^)]*): //p' | head -n 1)"
+	printf '%s\n' "$f"
 }
