@@ -173,11 +173,27 @@ binary_pins() {
 			| {(.f): {sha256: .s, package: $o[.f], version: $v[$o[.f] // ""]}}) | add // {}'
 }
 
-# context KIND BUILDDIR: the run's CONTEXT JSON for record.jq
-context() {
-	local kind="$1" tp=""
+# report_tree: the kernel tree of the run recorded (scripts/lib/tree.sh):
+# the VERSION.PATCHLEVEL of the kernel its report names, else the run's
+# tree (tree_name)
+report_tree() {
+	local v
 
-	tp=$(dpkg-query -W -f '${Package} ${Version}' linux-source-6.1 2>/dev/null) || tp=""
+	v=$(jq -r '.kernel // "" | tostring | sub("^linux-"; "")' "$input" 2>/dev/null) || v=""
+	case "$v" in
+	[0-9]*.[0-9]*) printf '%s\n' "$v" | cut -d . -f 1-2 ;;
+	*) tree_name ;;
+	esac
+}
+
+# context KIND BUILDDIR TREE: the run's CONTEXT JSON for record.jq; the
+# source package and the series are TREE's (none for a tree scripts/trees/
+# has no file for)
+context() {
+	local kind="$1" tp="" pkg=""
+
+	[ ! -f "$TOPDIR/scripts/trees/$3.tree" ] || pkg=$(load_tree "$3" && printf '%s\n' "$k_package")
+	[ -z "$pkg" ] || tp=$(dpkg-query -W -f '${Package} ${Version}' "$pkg" 2>/dev/null) || tp=""
 	: >"$tmp/cells.tsv"
 	[ "$kind" != parity ] || cell_pins "$2" >"$tmp/cells.tsv"
 	binary_pins "$tmp/cells.tsv" >"$tmp/pins.json"
@@ -188,7 +204,7 @@ context() {
 		--arg report "$report" \
 		--arg sum "$(sha "$report")" \
 		--arg tp "$tp" \
-		--arg series "$(series_sum "$TOPDIR/patches")" \
+		--arg series "$(tree_series_sum "$3")" \
 		--arg kparity "$(git -C "$TOPDIR" describe --always --dirty 2>/dev/null || :)" '
 		def nul: if . == "" then null else . end;
 		$pins[0] as $pins
@@ -285,7 +301,7 @@ since_json() {
 }
 
 cmd_record() {
-	local opt kind="" build v try=1 run out dry=0 input
+	local opt kind="" build v try=1 run out dry=0 input tree
 
 	OPTIND=1
 	while getopts hk:n opt; do
@@ -321,9 +337,12 @@ cmd_record() {
 	parity | bisect | diagnose | survey) ;;
 	*) die "unknown kind '$kind' (known: parity, bisect, diagnose, survey)" ;;
 	esac
+	# a parity report is in its tree's place in BUILDDIR (tree_root)
+	tree=$(report_tree)
 	build=$(dirname "$out")
+	[ "$kind" != parity ] || [ "$tree" = "$DEFAULT_TREE" ] || build=$(dirname "$build")
 
-	context "$kind" "$build" >"$tmp/ctx.json" || die "cannot read '$report'"
+	context "$kind" "$build" "$tree" >"$tmp/ctx.json" || die "cannot read '$report'"
 	if [ "$dry" = 0 ] && [ "$kind" = parity ]; then
 		toolchain_json "$tmp/ctx.json" | write_atomic "$out/toolchain.json" ||
 			warn "cannot write '$out/toolchain.json'"

@@ -28,8 +28,15 @@
 # client logs to farm.log there, which says where each compile ran
 # (scripts/lib/farm.sh: dist_log, dist_jobs).
 #
+# The flags Kbuild adds to every compile (KCFLAGS, KAFLAGS, KCPPFLAGS) are
+# operands, as for make, and go on make's command line: kernel-make.sh
+# scrubs them from the environment, where a user's shell settings would
+# change a cell unseen. They are part of what the build is made of, so a
+# build with other flags is never "up to date" (make itself compiles again
+# every file whose command line changed).
+#
 # Exit: 0 ok, 1 configuring or building failed, 2 trouble (usage, no tree,
-# no compiler).
+# no compiler, an operand that is not one of those flags).
 
 # shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
 set -eu
@@ -43,12 +50,15 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/lib/farm.sh
 . "$TOPDIR/scripts/lib/farm.sh"
 FRAGDIR="$TOPDIR/kconfig/fragments"
+# the Kbuild variables a build takes as operands
+MAKE_VARS="KCFLAGS KAFLAGS KCPPFLAGS"
 
 usage() {
 	cat <<USAGE
-usage: $PROG -o BUILDDIR -t TARGET -c COMPILER [-j N]
+usage: $PROG -o BUILDDIR -t TARGET -c COMPILER [-j N] [VAR=VALUE...]
 Configure (when needed) and build the kernel for TARGET with the given
 compiler in BUILDDIR/kernel/TARGET-COMPILER/, then print vmlinux's path.
+VAR is one of $MAKE_VARS, given to make as 'make VAR=VALUE'.
   -o BUILDDIR  where build products go
   -t TARGET    one of: $(known_targets)
   -c COMPILER  one of: $(known_compilers)
@@ -153,11 +163,33 @@ configure() {
 }
 
 # built_stamp: what a build is made of beyond its tree, for .kparity-built:
-# the configuration's inputs and the version string
+# the configuration's inputs, the version string and the make variables
+# ($make_vars)
 built_stamp() {
 	cat "$objdir/.kparity-config"
 	printf 'version %s@%s #%s %s\n' "$KBUILD_BUILD_USER" "$KBUILD_BUILD_HOST" \
 		"$KBUILD_BUILD_VERSION" "$KBUILD_BUILD_TIMESTAMP"
+	[ -z "$make_vars" ] || printf 'make %s\n' "$make_vars"
+}
+
+# check_make_vars VAR=VALUE...: each operand sets one of MAKE_VARS, on one
+# line; set make_vars to them, one a line
+check_make_vars() {
+	local a
+
+	make_vars=""
+	for a; do
+		case "$a" in
+		*"
+"*) die "'${a%%=*}' has a newline in its value" ;;
+		esac
+		case " $MAKE_VARS " in
+		*" ${a%%=*} "*) [ "$a" != "${a%%=*}" ] || die "'$a' is not VAR=VALUE" ;;
+		*) die "'$a' is not one of the variables a build takes ($MAKE_VARS)" ;;
+		esac
+		make_vars="${make_vars:+$make_vars
+}$a"
+	done
 }
 
 # up_to_date SRCDIR: the last build succeeded, the configuration is what
@@ -171,20 +203,52 @@ up_to_date() {
 		[ -z "$(find "$1" "$objdir/.config" -newer "$built" -print | head -n 1)" ]
 }
 
+# initramfs_current: the built-in initramfs (usr/initramfs_data.cpio, the
+# archive gen_init_cpio writes before any compression) is absent, or its
+# first entry carries the time of KBUILD_BUILD_TIMESTAMP. usr/Makefile
+# writes it again when its list or gen_init_cpio change, not when the
+# timestamp does (usr/gen_initramfs.sh reads that from the environment),
+# so a cell built under another time keeps that time in vmlinux's
+# .init.data. A newc header is "070701" and 8 hex digits each of ino,
+# mode, uid, gid, nlink and mtime.
+initramfs_current() {
+	local cpio="$objdir/usr/initramfs_data.cpio" head want
+
+	[ -f "$cpio" ] || return 0
+	head=$(head -c 54 "$cpio")
+	case "$head" in
+	070701*) ;;
+	*) return 0 ;;
+	esac
+	# as usr/gen_initramfs.sh reads it
+	want=$(date -d "$KBUILD_BUILD_TIMESTAMP" +%s) || return 0
+	[ "$(printf '%d' "0x${head#"${head%????????}"}")" = "$want" ]
+}
+
 # build SRCDIR NAME JOBS: run make for the default targets in $objdir.
 build() {
 	local srcdir="$1" name="$2" jobs="$3" start status
 
-	if up_to_date "$srcdir"; then
+	if up_to_date "$srcdir" && initramfs_current; then
 		step BUILD "$name  up to date"
 		return 0
 	fi
 	rm -f "$objdir/.kparity-built"
+	initramfs_current || rm -f "$objdir/usr/initramfs_data.cpio"
 
 	start=$(date +%s)
 	status=0
-	# the toolchain setup_compiler exported goes on make's command line
-	run_logged "$log" "$TOPDIR/scripts/kernel-make.sh" "$srcdir" O="$objdir" -j "$jobs" || status=$?
+	# the toolchain setup_compiler exported goes on make's command line,
+	# after it the operands, one a line in make_vars
+	set -- "$TOPDIR/scripts/kernel-make.sh" "$srcdir" O="$objdir" -j "$jobs"
+	set -f
+	IFS='
+'
+	# shellcheck disable=SC2086 # split at newlines only
+	set -- "$@" $make_vars
+	unset IFS
+	set +f
+	run_logged "$log" "$@" || status=$?
 	dist_log_end "$objdir/farm.log"
 	if [ "$status" != 0 ]; then
 		step BUILD "$name  FAIL"
@@ -228,11 +292,12 @@ main() {
 		esac
 	done
 	shift $((OPTIND - 1))
-	if [ $# -ne 0 ] || [ -z "$builddir" ] || [ -z "$target" ] || [ -z "$compiler" ]; then
+	if [ -z "$builddir" ] || [ -z "$target" ] || [ -z "$compiler" ]; then
 		usage >&2
 		exit 2
 	fi
 	is_positive "$jobs" || die "-j needs a positive number, not '$jobs'"
+	check_make_vars "$@"
 	load_target "$target"
 	setup_compiler "$compiler" "$builddir"
 	suffix="$cc_suffix"

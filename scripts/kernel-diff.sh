@@ -142,7 +142,7 @@ main() {
 		srcdir=$(cd "$srcdir" && pwd)
 	fi
 
-	dir="$abuild/diff"
+	dir="$(tree_root "$abuild")/diff"
 	mkdir -p "$dir" || die "cannot create '$dir'"
 	# named by the builds, not the compilers' names: clang with LLVM=-22
 	# is another build than clang, whose kept read must not stand for it

@@ -15,7 +15,8 @@
 # boots with its own cell's initramfs and the other cell's disk, its
 # console in SWAP/TESTS-tests/, SWAP being the kernel's cell_dir swap
 # (kernel-boot.sh -l), so that the cell's own console stays. Only the tests that differ (or are
-# known differences, scripts/targets/test-differences.list) and are
+# known differences, the DIFFERENCES of the run's kernel tree,
+# scripts/trees/TREE.tree: scripts/targets/test-differences.list for 6.1) and are
 # kselftests call for a swap: KUnit's run inside the kernel, with no disk
 # to swap. Where none differs, nothing boots.
 #
@@ -35,8 +36,6 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOPDIR/scripts/lib/common.sh"
 # shellcheck source=scripts/lib/target.sh
 . "$TOPDIR/scripts/lib/target.sh"
-DIFFERENCES="${KPARITY_TEST_DIFFERENCES:-$TOPDIR/scripts/targets/test-differences.list}"
-LIST="${KPARITY_KSELFTEST_LIST:-$TOPDIR/scripts/targets/kselftest.list}"
 
 usage() {
 	cat <<USAGE
@@ -62,12 +61,6 @@ cell() {
 suffix() {
 	compiler_select "$1"
 	printf '%s\n' "$cc_suffix"
-}
-
-# collections: the kselftest collections TARGET's disks hold, one a line
-collections() {
-	awk -v target="$target" -v file="$LIST" -f "$TOPDIR/scripts/kselftest/kselftest-list.awk" "$LIST" |
-		awk '!seen[$1]++ { print $1 }'
 }
 
 # differing REF-CELL OTHER-CELL: the kselftests that differ between the two
@@ -176,7 +169,7 @@ main() {
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" jq || exit 2
 	[ -d "$1" ] || die "no cell directory '$1'"
 	[ -d "$builddir" ] || die "no build directory '$builddir'"
-	[ -r "$DIFFERENCES" ] || die "cannot read '$DIFFERENCES'"
+	DIFFERENCES=$(differences_list) || exit 2
 	cells=$(cd "$1" && pwd)
 	if [ -n "$out" ]; then
 		c=$out
@@ -185,7 +178,7 @@ main() {
 	given=${builddir%/}
 	builddir=$(cd "$builddir" && pwd)
 	load_target "$target"
-	colls=$(collections) || exit 2
+	colls=$(kselftest_collections "$target") || exit 2
 	work=$(mktemp -d "${TMPDIR:-/tmp}/kernel-swap.XXXXXX")
 	trap 'rm -rf "$work"' EXIT
 	trap 'exit 2' HUP INT TERM

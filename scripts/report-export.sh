@@ -84,7 +84,7 @@ main() {
 		cell=${cell%%=*}
 		mkdir -p "$dir/tuxmake/$build" || die "cannot create '$dir/tuxmake/$build'"
 		write "$dir/tuxmake/$build/metadata.json" jq --slurpfile toolchain "$tc" \
-			--argjson targets "$(cat "$dir/.targets.json.tmp")" --arg cell "$cell" \
+			--argjson targets "$(cat "$dir/.targets.json.tmp")" --arg cell "$cell" --arg default_tree "$DEFAULT_TREE" \
 			-f "$EXPORT/tuxmake.jq" "$report"
 	done
 	rm -f "$dir/.targets.json.tmp"

@@ -16,8 +16,10 @@
 # The rebuild uses the report's own tree (KSRC) and a build directory of
 # its own; the absolute paths the debug information holds (the build
 # directory, the tree) are mapped to the original's with
-# -fdebug-prefix-map in KCFLAGS and KAFLAGS, as the kernel's
-# Documentation/kbuild/reproducible-builds.rst advises. The two vmlinux
+# -fdebug-prefix-map in KCFLAGS and KAFLAGS on make's command line (the
+# environment's are scrubbed, as for the original), as the kernel's
+# Documentation/kbuild/reproducible-builds.rst advises (and, for Clang,
+# -fdebug-compilation-dir as well: prefix_maps). The two vmlinux
 # are then compared, section by section when they differ.
 #
 # Exit: 0 rebuilt and the vmlinux identical, 1 refused (the toolchain,
@@ -37,11 +39,13 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 
 usage() {
 	cat <<USAGE
-usage: $PROG [-o OUTDIR] [-n] REPORT.JSON CELL
+usage: $PROG [-o OUTDIR] [-n] REPORT.JSON|BUILDDIR CELL
 Rebuild CELL of the parity report REPORT.JSON (TARGET/COMPILER, as in
 the report's 'reproduce.sh' lines, or the build's name, x86_64/clang-19)
 with the toolchain, tree and series the report names, and compare its
-vmlinux with the report's.
+vmlinux with the report's. A BUILDDIR names the report of the run's
+kernel tree in it: BUILDDIR/report/report.json, or for a KERNEL other
+than the default, BUILDDIR/KERNEL/report/report.json.
   -o OUTDIR  where the rebuild goes (default: BUILDDIR/reproduce, BUILDDIR
              the report's build directory)
   -n         check the toolchain, tree and series, print the environment
@@ -91,21 +95,41 @@ build_env() {
 		}'
 }
 
+# comp_dirs VMLINUX: "COUNT DIR" for each DW_AT_comp_dir its units name,
+# the most named first
+comp_dirs() {
+	LC_ALL=C readelf --debug-dump=info --dwarf-depth=1 "$1" 2>/dev/null |
+		awk '/DW_AT_comp_dir/ { print $NF }' | LC_ALL=C sort | uniq -c | sort -rn || :
+}
+
 # comp_dir VMLINUX: the build directory its debug information names (the
-# first unit's DW_AT_comp_dir), or nothing
+# DW_AT_comp_dir of most of its units), or nothing. Units that name
+# another are objects ccache served as another build compiled them
+# (kernel-build.sh sets CCACHE_NOHASHDIR): said on stderr, since no
+# rebuild gives those the same debug information.
 comp_dir() {
-	LC_ALL=C readelf --debug-dump=info "$1" 2>/dev/null |
-		awk '/DW_AT_comp_dir/ { print $NF; exit }' || :
+	local others
+
+	comp_dirs "$1" >"$tmp/dirs"
+	others=$(awk 'NR > 1 { n += $1 } END { print n + 0 }' "$tmp/dirs")
+	[ "$others" = 0 ] ||
+		warn "$others of the $(awk '{ n += $1 } END { print n }' "$tmp/dirs") units of '$1' were compiled in another directory than '$(awk 'NR == 1 { print $2 }' "$tmp/dirs")' (ccache, from another build): their debug information cannot be rebuilt the same"
+	awk 'NR == 1 { print $2 }' "$tmp/dirs"
 }
 
 # prefix_maps ORIGDIR NEWDIR SRCDIR: the -fdebug-prefix-map options that
-# give the rebuild's paths the original's
+# give the rebuild's paths the original's. Clang before 15 does not map
+# the directory of the line table of an assembler source (DW_AT_comp_dir
+# it maps, the line table's directory 0 it does not), so a Clang
+# rebuild is also told the compilation directory itself; GCC has no such
+# option, and maps both.
 prefix_maps() {
 	local was src
 
 	was=$(comp_dir "$1/vmlinux")
 	[ -n "$was" ] || return 0
 	printf ' -fdebug-prefix-map=%s=%s' "$2" "$was"
+	[ -z "$cc_llvm" ] || printf ' -fdebug-compilation-dir=%s' "$was"
 	# the tree the original was built from, if it was elsewhere
 	src=$(readlink "$1/source" 2>/dev/null) || src=""
 	[ -z "$src" ] || [ "$src" = "$3" ] || printf ' -fdebug-prefix-map=%s=%s' "$3" "$src"
@@ -120,6 +144,20 @@ sections() {
 			printf '%s %s\n' "$name" \
 				"$(tail -c +$((0x$off + 1)) "$1" | head -c $((0x$size)) | sha256sum | cut -c-16)"
 		done
+}
+
+# series_of VERSION: the series of Linux VERSION's tree as the checkout
+# holds it (patches/6.1/), or how it is named when scripts/trees/ has no
+# file for that tree
+series_of() {
+	local name
+
+	name=$(printf '%s\n' "$1" | cut -d . -f 1-2)
+	if [ -f "$TOPDIR/scripts/trees/$name.tree" ]; then
+		(load_tree "$name" && printf '%s/\n' "${k_series#"$TOPDIR"/}")
+	else
+		printf "Linux %s's series (scripts/trees/ has none)\n" "$1"
+	fi
 }
 
 # compare A B: say whether two vmlinux are the same, and where not
@@ -147,6 +185,7 @@ sort_to() {
 
 main() {
 	local opt outdir="" dry=0 report build key compiler suffix target dir srcdir tree want_series env maps
+	local rtree have_series
 
 	while getopts hno: opt; do
 		case "$opt" in
@@ -159,12 +198,23 @@ main() {
 	shift $((OPTIND - 1))
 	[ $# -eq 2 ] || { usage >&2; exit 2; }
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" jq readelf || exit 2
-	report=$(abspath "$1") || die "cannot read '$1'"
+	report="$1"
+	[ ! -d "$report" ] || report="$(tree_root "$report")/report/report.json"
+	report=$(abspath "$report") || die "cannot read '$report'"
 	key="$2"
 	[ -r "$report" ] || die "cannot read '$report'"
 	jq -e '.version == 1 and (.matrix | type) == "array"' "$report" >/dev/null 2>&1 ||
 		die "'$report' is not a version 1 parity report"
+	# the report is in its kernel tree's place in BUILDDIR (tree_root);
+	# the tree is the report's, unless KERNEL or KSRC name one
+	rtree=$(jq -r '.kernel // "" | tostring | sub("^linux-"; "")' "$report" | cut -d . -f 1-2)
 	build=$(dirname "$(dirname "$report")")
+	[ -z "$rtree" ] || [ "$rtree" = "$DEFAULT_TREE" ] || build=$(dirname "$build")
+	if [ -z "${KERNEL:-}" ] && [ -z "${KSRC:-}" ] && [ -n "$rtree" ] &&
+		[ -f "$TOPDIR/scripts/trees/$rtree.tree" ]; then
+		KERNEL="$rtree"
+		export KERNEL
+	fi
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 	cell="$tmp/cell.json"
@@ -205,8 +255,9 @@ main() {
 		{ echo "$PROG: the report is of $(jq -r .kernel "$report"), the tree '$srcdir' is $tree: not rebuilt" >&2; exit 1; }
 	if [ -n "$toolchain" ]; then
 		want_series=$(jq -r '.series // ""' "$toolchain")
-		[ "$want_series" = "$(series_sum "$TOPDIR/patches")" ] ||
-			{ echo "$PROG: the report's series is ${want_series:-empty}, patches/ is $(series_sum "$TOPDIR/patches"): not rebuilt" >&2; exit 1; }
+		have_series=$(tree_series_sum "${tree#linux-}")
+		[ "$want_series" = "$have_series" ] ||
+			{ echo "$PROG: the report's series is ${want_series:-empty}, $(series_of "${tree#linux-}") is ${have_series:-empty}: not rebuilt" >&2; exit 1; }
 	fi
 	env=$(build_env) || die "the report has no /proc/version of $cellkey's boot: its build user, host and time are unknown"
 
@@ -214,8 +265,9 @@ main() {
 	if [ "$dry" = 1 ]; then
 		maps=$(prefix_maps "$build/$dir" "$(abspath "$out")/$dir" "$srcdir")
 		printf '%s\n' "$env" "KSRC=$srcdir"
-		[ -z "$maps" ] || printf '%s\n' "KCFLAGS=${maps# }" "KAFLAGS=${maps# }"
-		echo "scripts/kernel-build.sh -o $out -t $target -c $compiler"
+		printf 'scripts/kernel-build.sh -o %s -t %s -c %s' "$out" "$target" "$compiler"
+		[ -z "$maps" ] || printf " '%s'" "KCFLAGS=${maps# }" "KAFLAGS=${maps# }"
+		echo
 		exit 0
 	fi
 	mkdir -p "$out" || die "cannot create '$out'"
@@ -228,11 +280,14 @@ main() {
 '
 		export $(printf '%s\n' "$env")
 		KSRC="$srcdir"
-		KCFLAGS="${KCFLAGS:+$KCFLAGS }${maps# }"
-		KAFLAGS="${KAFLAGS:+$KAFLAGS }${maps# }"
-		export KSRC KCFLAGS KAFLAGS
+		export KSRC
+		unset IFS
+		# kernel-make.sh scrubs the environment's KCFLAGS: the maps
+		# go on make's command line, as the original's had none
+		set -- -o "$out" -t "$target" -c "$compiler"
+		[ -z "$maps" ] || set -- "$@" "KCFLAGS=${maps# }" "KAFLAGS=${maps# }"
 		step REBUILD "$cellkey in $out ($(printf '%s' "$env" | tr '\n' ' '))"
-		"$TOPDIR/scripts/kernel-build.sh" -o "$out" -t "$target" -c "$compiler" >/dev/null
+		"$TOPDIR/scripts/kernel-build.sh" "$@" >/dev/null
 	) || { echo "$PROG: rebuilding $cellkey failed; see '$out/${dir}/build.log'" >&2; exit 1; }
 	compare "$build/$dir/vmlinux" "$out/$dir/vmlinux"
 }

@@ -126,8 +126,9 @@ EOF
 @test "history: --json gives every result's class, streak and the change" {
 	four_runs
 	run -0 "$H" show --json -r 2
-	run -0 jq -c '.run, [.cells[] | .cell, .previous],
-		(.cells[0].items[] | select(.kind == "warning") | del(.changed.compiler_version))' <<<"$output"
+	prog='.run, [.cells[] | .cell, .previous],
+		(.cells[0].items[] | select(.kind == "warning") | del(.changed.compiler_version))'
+	run -0 jq -c "$prog" <<<"$output"
 	assert_output "$(cat <<'EOF'
 2
 ["x86_64/clang",1,"x86_64/gcc",1]
@@ -176,7 +177,8 @@ EOF
 	report r1 .
 	"$H" record "$T/r1/report/report.json" 2>/dev/null
 	gcc=$(readlink -f "$(command -v gcc)")
-	run -0 jq -r '.cells["x86_64/gcc"].cc | .binary, .sha256, .package, .version' "$T/r1/report/toolchain.json"
+	prog='.cells["x86_64/gcc"].cc | .binary, .sha256, .package, .version'
+	run -0 jq -r "$prog" "$T/r1/report/toolchain.json"
 	assert_output "$(printf '%s\n' "$gcc" "$(sha256sum "$gcc" | cut -d' ' -f1)" \
 		"$(dpkg-query -S "$gcc" | cut -d: -f1)" \
 		"$(dpkg-query -W -f '${Version}' "$(dpkg-query -S "$gcc" | cut -d: -f1)")")"
@@ -198,11 +200,11 @@ EOF
 	sqlite3 "$KPARITY_HISTORY_DB" 'PRAGMA user_version = 99;'
 	cp "$KPARITY_HISTORY_DB" "$T/before.db"
 	run -2 --separate-stderr "$H" record "$T/r1/report/report.json"
-	assert_equal "$stderr" "history: '$KPARITY_HISTORY_DB' has schema 99, newer than this kparity's 2; not touched"
+	assert_equal "$stderr" "history: '$KPARITY_HISTORY_DB' has schema 99, newer than this kparity's 3; not touched"
 	cmp "$KPARITY_HISTORY_DB" "$T/before.db"
 	[ ! -e "$T/r1/report/since.json" ]
 	run -2 --separate-stderr "$H" show
-	assert_equal "$stderr" "history: '$KPARITY_HISTORY_DB' has schema 99, newer than this kparity's 2; not touched"
+	assert_equal "$stderr" "history: '$KPARITY_HISTORY_DB' has schema 99, newer than this kparity's 3; not touched"
 }
 
 @test "history: a database of schema 1 is migrated, its runs kept" {
@@ -216,9 +218,9 @@ EOF
 	report r1 '.matrix[0].cells[0].build.status = "fail"'
 	run -0 --separate-stderr "$H" record "$T/r1/report/report.json"
 	run -0 sqlite3 "$KPARITY_HISTORY_DB" 'PRAGMA user_version; SELECT id, tree FROM run;'
-	assert_output "$(printf '%s\n' 2 '1|linux-6.1.100' '2|linux-6.1.192')"
+	assert_output "$(printf '%s\n' 3 '1|linux-6.1.100' '2|linux-6.1.192')"
 	run -0 "$H" show x86_64/gcc
-	assert_line "  new      build: fail, was pass; first in run 2, after run 1: tree linux-6.1.100 -> linux-6.1.192, series - -> $(sqlite3 "$KPARITY_HISTORY_DB" 'SELECT substr(series, 1, 12) FROM run WHERE id = 2'), compiler_version 12.2.0 -> 12.2.0-14+deb12u1, cc_package_version - -> $(dpkg-query -W -f '${Version}' gcc-12), kparity - -> $(git -C "$TOP" describe --always --dirty)"
+	assert_line "  new      build: fail, was pass; first in run 2, after run 1: tree linux-6.1.100 -> linux-6.1.192, series - -> $(sqlite3 "$KPARITY_HISTORY_DB" 'SELECT substr(series, 1, 12) FROM run WHERE id = 2'), compiler_version 12.2.0 -> 12.2.0-14+deb12u1, cc_package_version - -> $(dpkg-query -W -f '${Version}' gcc-12), kparity - -> $(git -C "$TOP" describe --always --dirty), test_kinds - -> kunit"
 }
 
 @test "history: a corrupt database is one line, and the report stays" {
@@ -353,7 +355,7 @@ EOF
 	wait "$a"
 	wait "$b"
 	run -0 sqlite3 "$KPARITY_HISTORY_DB" 'SELECT count(*), count(DISTINCT report) FROM run; PRAGMA user_version;'
-	assert_output "$(printf '%s\n' '2|2' 2)"
+	assert_output "$(printf '%s\n' '2|2' 3)"
 }
 
 @test "history: a report it does not know is one line" {
@@ -438,7 +440,7 @@ EOF2
 	run -1 sqlite3 "$KPARITY_HISTORY_DB" <"$T/tx1.sql"
 	assert_output "Runtime error near line 6: CHECK constraint failed: v = 1 (19)"
 	run -0 sqlite3 "$KPARITY_HISTORY_DB" 'PRAGMA user_version; SELECT report FROM run;'
-	assert_output "$(printf '%s\n' 2 "$T/r2/report/report.json")"
+	assert_output "$(printf '%s\n' 3 "$T/r2/report/report.json")"
 }
 
 @test "history: since.json compares a cell with its own previous run, across runs of other targets" {
@@ -450,4 +452,48 @@ EOF2
 	done
 	run -0 jq -c '.cells["x86_64/gcc"]' "$T/r3/report/since.json"
 	assert_output '{"previous":1,"new":[{"kind":"test","key":"a.one","state":"pass","was":"fail"}],"gone":[]}'
+}
+
+@test "history: a run records the kinds of tests it judged, or those its cells' results name" {
+	report r1 '.test_kinds = ["kunit", "kselftest"]'
+	report r2 .
+	report r3 '.test_kinds = [] | .matrix[0].cells[].tests = null'
+	report r4 '.matrix[0].cells[].tests = null'
+	for r in r1 r2 r3 r4; do
+		"$H" record "$T/$r/report/report.json" 2>/dev/null
+	done
+	run -0 sqlite3 "$KPARITY_HISTORY_DB" "SELECT id, quote(test_kinds) FROM run;"
+	assert_output "$(printf '%s\n' "1|'kselftest kunit'" "2|'kunit'" "3|''" '4|NULL')"
+}
+
+@test "history: a run of KUnit alone does not make the kselftests gone" {
+	report r1 '.test_kinds = ["kunit", "kselftest"] | .matrix[0].cells[].tests.results += [{name: "k.self", status: "pass"}]'
+	report r2 '.test_kinds = ["kunit"] | .matrix[0].cells[0].tests.results[1].status = "fail"'
+	report r3 '.test_kinds = ["kunit", "kselftest"] | .matrix[0].cells[].tests.results += [{name: "k.self", status: "fail"}]'
+	report r4 '.test_kinds = [] | .matrix[0].cells[].tests = null'
+	for r in r1 r2 r3 r4; do
+		"$H" record "$T/$r/report/report.json" 2>/dev/null
+	done
+	run -0 "$H" show -r 2 x86_64/gcc
+	assert_output "$(cat <<'EOF2'
+x86_64/gcc (x86_64/gcc, 12.2.0-14+deb12u1): run 2, 2 runs recorded, previous 1
+  always   boot: fail, always since 2 runs (every run recorded)
+  always   test a.three: fail, always since 2 runs (every run recorded)
+  new      test a.two: fail, was pass; first in run 2, after run 1: test_kinds kselftest kunit -> kunit
+  2 more unchanged and passing (--all lists them)
+EOF2
+)"
+	# the kselftest's previous run is the last that judged kselftests
+	run -0 "$H" show -r 3 x86_64/gcc
+	assert_line '  new      test k.self: fail, was pass; first in run 3, after run 1: nothing recorded changed'
+	# a run that judged no tests makes none gone
+	run -0 "$H" show x86_64/gcc
+	assert_output "$(cat <<'EOF2'
+x86_64/gcc (x86_64/gcc, 12.2.0-14+deb12u1): run 4, 4 runs recorded, previous 3
+  always   boot: fail, always since 4 runs (every run recorded)
+  1 more unchanged and passing (--all lists them)
+EOF2
+)"
+	run -0 jq -c '.cells["x86_64/gcc"].gone' "$T/r3/report/since.json"
+	assert_output '[]'
 }

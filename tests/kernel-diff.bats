@@ -50,7 +50,8 @@ fake_kabi() {
 	cell gcc gcc
 	cell clang clang -DNEW
 	run -1 --separate-stderr "$TOP/scripts/kernel-diff.sh" -o "$B" -t x86_64 -O "$T/r.json" gcc clang
-	run -0 jq -c '[.status, .reason, .summary.incompatible, [.incompatible[] | [.name, .gcc.size, .clang.size]]]' "$T/r.json"
+	local prog='[.status, .reason, .summary.incompatible, [.incompatible[] | [.name, .gcc.size, .clang.size]]]'
+	run -0 jq -c "$prog" "$T/r.json"
 	assert_output '["fail","layouts differ incompatibly",2,[["bits",4,4],["grows",16,24]]]'
 }
 

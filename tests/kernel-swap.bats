@@ -78,7 +78,8 @@ pair() {
 @test "kernel-swap: a KUnit test that differs is the kernel's own: nothing boots" {
 	cell gcc parity-tests/gcc
 	cell clang parity-tests/clang
-	run -0 jq -r '.tests.results[] | select(.name == "stackinit.test_u8_zero") | .status' "$T/cells/x86_64-clang.json"
+	local prog='.tests.results[] | select(.name == "stackinit.test_u8_zero") | .status'
+	run -0 jq -r "$prog" "$T/cells/x86_64-clang.json"
 	assert_output fail
 	run -0 --separate-stderr "$K" -o "$T/build" -t x86_64 -r gcc -c "gcc clang" "$T/cells"
 	assert_output '{"pairs": []}'

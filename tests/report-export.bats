@@ -99,3 +99,10 @@ EOF2
 	assert_equal "$stderr" "report-export.sh: '$T/x.json' is not a version 1 parity report"
 	[ ! -e "$T/kcidb.json" ]
 }
+
+@test "report-export: another kernel tree's reproducer names its report in that tree's place" {
+	jq '.kernel = "linux-6.12.118"' "$R/report.json" >"$T/r" && mv "$T/r" "$R/report.json"
+	run -0 "$TOP/scripts/report-export.sh" "$R/report.json"
+	run -0 jq -c '.build.reproducer_cmdline' "$R/tuxmake/x86_64-gcc/metadata.json"
+	assert_output '["scripts/reproduce.sh","build/6.12/report/report.json","x86_64/gcc"]'
+}

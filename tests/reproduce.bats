@@ -52,9 +52,47 @@ KBUILD_BUILD_HOST=ci-7
 KBUILD_BUILD_VERSION=3
 KBUILD_BUILD_TIMESTAMP=Sun Dec  6 05:13:51 UTC 2026
 KSRC=$T/tree
-KCFLAGS=$maps
-KAFLAGS=$maps
-scripts/kernel-build.sh -o $T/again -t x86_64 -c gcc
+scripts/kernel-build.sh -o $T/again -t x86_64 -c gcc 'KCFLAGS=$maps' 'KAFLAGS=$maps'
+EOF2
+)"
+}
+
+@test "reproduce: units ccache compiled in another directory are named, the map is the rest's" {
+	need_tool gcc
+	"$TOP/scripts/history.sh" record "$R" 2>/dev/null
+	# a stand-in vmlinux of three units, one compiled in another build's directory
+	mkdir -p "$T/build/kernel/x86_64-gcc" "$T/other"
+	for u in a b c; do
+		echo "int $u;" >"$T/$u.c"
+	done
+	(cd "$T/build/kernel/x86_64-gcc" && gcc -g -c "$T/a.c" "$T/b.c")
+	(cd "$T/other" && gcc -g -c "$T/c.c")
+	ld -r -o "$T/build/kernel/x86_64-gcc/vmlinux" "$T/build/kernel/x86_64-gcc/a.o" "$T/other/c.o" "$T/build/kernel/x86_64-gcc/b.o"
+	run -0 --separate-stderr "$TOP/scripts/reproduce.sh" -n -o "$T/again" "$R" x86_64/gcc
+	assert_equal "$stderr" "reproduce.sh: 1 of the 3 units of '$T/build/kernel/x86_64-gcc/vmlinux' were compiled in another directory than '$T/build/kernel/x86_64-gcc' (ccache, from another build): their debug information cannot be rebuilt the same"
+	maps="-fdebug-prefix-map=$T/again/kernel/x86_64-gcc=$T/build/kernel/x86_64-gcc"
+	assert_line "scripts/kernel-build.sh -o $T/again -t x86_64 -c gcc 'KCFLAGS=$maps' 'KAFLAGS=$maps'"
+}
+
+@test "reproduce: a Clang rebuild is also given the original's compilation directory" {
+	need_tool clang
+	jq '.matrix[0].cells[1].boot.proc_version = "Linux version 6.1.192 (builder@ci-7) (Debian clang version 14.0.6, Debian LLD 14.0.6) #3 SMP PREEMPT_DYNAMIC Sun Dec  6 05:13:51 UTC 2026"' \
+		"$R" >"$T/r" && mv "$T/r" "$R"
+	"$TOP/scripts/history.sh" record "$R" 2>/dev/null
+	# a stand-in vmlinux: an object whose DW_AT_comp_dir is the cell's directory
+	mkdir -p "$T/build/kernel/x86_64-clang"
+	echo 'int x;' >"$T/x.c"
+	(cd "$T/build/kernel/x86_64-clang" && clang -g -c "$T/x.c" -o vmlinux)
+	run -0 "$TOP/scripts/reproduce.sh" -n -o "$T/again" "$R" x86_64/clang
+	# clang 14 maps DW_AT_comp_dir but not the line table's directory of a .S
+	flags="-fdebug-prefix-map=$T/again/kernel/x86_64-clang=$T/build/kernel/x86_64-clang -fdebug-compilation-dir=$T/build/kernel/x86_64-clang"
+	assert_output "$(cat <<EOF2
+KBUILD_BUILD_USER=builder
+KBUILD_BUILD_HOST=ci-7
+KBUILD_BUILD_VERSION=3
+KBUILD_BUILD_TIMESTAMP=Sun Dec  6 05:13:51 UTC 2026
+KSRC=$T/tree
+scripts/kernel-build.sh -o $T/again -t x86_64 -c clang 'KCFLAGS=$flags' 'KAFLAGS=$flags'
 EOF2
 )"
 }
@@ -84,7 +122,34 @@ EOF2
 	sed -i 's/^SUBLEVEL = 193/SUBLEVEL = 192/' "$T/tree/Makefile"
 	jq '.series = "0000"' "$T/build/report/toolchain.json" >"$T/tc" && mv "$T/tc" "$T/build/report/toolchain.json"
 	run -1 --separate-stderr "$TOP/scripts/reproduce.sh" -n "$R" x86_64/gcc
-	assert_equal "$stderr" "reproduce.sh: the report's series is 0000, patches/ is $(sqlite3 "$KPARITY_HISTORY_DB" 'SELECT series FROM run'): not rebuilt"
+	assert_equal "$stderr" "reproduce.sh: the report's series is 0000, patches/6.1/ is $(sqlite3 "$KPARITY_HISTORY_DB" 'SELECT series FROM run'): not rebuilt"
+}
+
+@test "reproduce: another tree's report is found in its place in BUILDDIR, and rebuilt there" {
+	need_tool gcc
+	sed -i 's/^PATCHLEVEL = 1$/PATCHLEVEL = 12/; s/^SUBLEVEL = 192/SUBLEVEL = 118/' "$T/tree/Makefile"
+	mkdir -p "$T/build/6.12/report" "$T/build/6.12/kernel/x86_64-gcc"
+	jq '.kernel = "linux-6.12.118" | .matrix[0].cells[].dir |= "6.12/" + .' "$R" >"$T/build/6.12/report/report.json"
+	rm "$R"
+	"$TOP/scripts/history.sh" record "$T/build/6.12/report/report.json" 2>/dev/null
+	# the series' checksum as KCIDB hashes a patchset, made here apart
+	# from the library's own series_sum
+	sum=$(cd "$TOP/patches/6.12" && grep -v '^#' series | xargs sha256sum | cut -c-64 | sha256sum | cut -c-64)
+	run -0 sqlite3 "$KPARITY_HISTORY_DB" 'SELECT tree, series FROM run'
+	assert_output "linux-6.12.118|$sum"
+	echo 'int x;' >"$T/x.c"
+	(cd "$T/build/6.12/kernel/x86_64-gcc" && gcc -g -c "$T/x.c" -o vmlinux)
+	run -0 "$TOP/scripts/reproduce.sh" -n -o "$T/again" "$T/build" x86_64/gcc
+	maps="-fdebug-prefix-map=$T/again/6.12/kernel/x86_64-gcc=$T/build/6.12/kernel/x86_64-gcc"
+	assert_output "$(cat <<EOF2
+KBUILD_BUILD_USER=builder
+KBUILD_BUILD_HOST=ci-7
+KBUILD_BUILD_VERSION=3
+KBUILD_BUILD_TIMESTAMP=Sun Dec  6 05:13:51 UTC 2026
+KSRC=$T/tree
+scripts/kernel-build.sh -o $T/again -t x86_64 -c gcc 'KCFLAGS=$maps' 'KAFLAGS=$maps'
+EOF2
+)"
 }
 
 @test "reproduce: a cell the report lacks, or one that never booted, is one line" {

@@ -83,11 +83,20 @@ def survey:
 		(if .exit == 0 or .exit == null then null else "make exited \(.exit)" end)),
 	(.diag[] | split("\t") | result("diagnostic"; join(" | "); .[0]; null; null));
 
+# the kinds of tests a parity run judged, sorted, one space between: its
+# test_kinds, else (a report written before it said) those of its cells'
+# results, else NULL
+def test_kinds:
+	if (.test_kinds | type) == "array" then .test_kinds
+	else [.matrix[]?.cells[]?.tests.kinds // empty | .[]] | if length == 0 then null else . end end
+	| if . == null then null else unique | join(" ") end;
+
 $ctx[0] as $ctx
-| "INSERT INTO run (kind, recorded, report, report_sha256, tree, tree_package, series, kparity, verdict) VALUES "
+| "INSERT INTO run (kind, recorded, report, report_sha256, tree, tree_package, series, kparity, verdict, test_kinds) VALUES "
 	+ values($ctx.kind, $ctx.recorded, $ctx.report, $ctx.report_sha256,
 		 (.kernel | if . != null and (startswith("linux-") | not) then "linux-\(.)" else . end),
-		 $ctx.tree_package, $ctx.series, $ctx.kparity, .verdict) + ";",
+		 $ctx.tree_package, $ctx.series, $ctx.kparity, .verdict,
+		 (if $ctx.kind == "parity" then test_kinds else null end)) + ";",
   (if $ctx.kind == "parity" then parity($ctx)
    elif $ctx.kind == "bisect" then bisect
    elif $ctx.kind == "diagnose" then diagnose

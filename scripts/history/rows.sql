@@ -4,7 +4,7 @@
 -- :run, a row each, with what the run and the cell were made of; the
 -- input of classify.jq. history.sh sets the three parameters.
 
-SELECT r.id AS run, r.recorded, r.tree, r.series, r.kparity,
+SELECT r.id AS run, r.recorded, r.tree, r.series, r.kparity, r.test_kinds,
 	c.name AS cell, c.build, c.compiler_version, c.config, c.cc_package_version,
 	x.kind, x.key, x.state, x.value, x.detail
 FROM run r

@@ -11,6 +11,7 @@ def short: tostring | (first(match("[0-9]+\\.[0-9]+\\.[0-9]+[^ )]*") | .string) 
 # a recorded value as the change line shows it: a checksum by its start
 def field_text($f): if . == null then "-"
 	elif $f == "compiler_version" then short
+	elif $f == "test_kinds" and . == "" then "none"
 	elif type == "string" and test("^[0-9a-f]{64}$") then .[0:12]
 	else tostring end;
 def what: if .key == "" then .kind else "\(.kind) \(.key)" end;

@@ -2,7 +2,8 @@
 #
 # history.sh - what the scripts that read or write the history database
 # share (scripts/history.sh, scripts/compiler-bisect.sh,
-# scripts/reproduce.sh); sourced, not run. Needs TOPDIR.
+# scripts/reproduce.sh); sourced, not run. Needs TOPDIR, and
+# scripts/lib/tree.sh sourced (scripts/lib/target.sh sources it).
 
 # shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
 # shellcheck shell=sh
@@ -16,7 +17,7 @@ history_db() {
 }
 
 # series_sum PATCHDIR
-# Usage: sum=$(series_sum "$TOPDIR/patches")
+# Usage: sum=$(series_sum "$k_series")
 # Prints the series' checksum as KCIDB defines a patchset hash: the
 # sha256 of the newline-terminated sha256 of each patch, in the order of
 # PATCHDIR/series. Prints nothing when
@@ -36,4 +37,22 @@ series_sum() {
 			printf 'missing %s\n' "$f" | sha256sum | cut -c-64
 		fi
 	done | sha256sum | cut -c-64
+}
+
+# tree_series_sum [VERSION]
+# Usage: sum=$(tree_series_sum "$(tree_version "$srcdir")")
+# Prints series_sum of the series of the kernel tree of Linux VERSION
+# (VERSION.PATCHLEVEL[.SUBLEVEL]), or without VERSION of the run's tree
+# (tree_name); nothing for a tree scripts/trees/ has no file for.
+tree_series_sum() {
+	local name
+
+	if [ -n "${1:-}" ]; then
+		name=$(printf '%s\n' "$1" | cut -d . -f 1-2)
+	else
+		name=$(tree_name)
+	fi
+	[ -f "$TOPDIR/scripts/trees/$name.tree" ] || return 0
+	# shellcheck disable=SC2154 # load_tree (scripts/lib/tree.sh) sets it
+	(load_tree "$name" && series_sum "$k_series")
 }

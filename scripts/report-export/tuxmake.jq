@@ -7,7 +7,11 @@
 # tuxmake-metadata.schema.json is the subset of TuxMake's it writes.
 #
 # Usage: jq --slurpfile toolchain TOOLCHAIN.json --argjson targets TARGETS
-#           --arg cell TARGET/COMPILER -f tuxmake.jq report.json
+#           --arg cell TARGET/COMPILER --arg default_tree TREE
+#           -f tuxmake.jq report.json
+# The report is where its kernel tree's runs keep theirs (scripts/lib/
+# tree.sh's tree_root): BUILDDIR/report/ for the default tree (TREE),
+# BUILDDIR/VERSION.PATCHLEVEL/report/ for another.
 
 def status: if . == "pass" then "PASS" elif . == "skipped" then "SKIP" else "FAIL" end;
 def nonull: walk(if type == "object" then with_entries(select(.value != null)) else . end);
@@ -22,7 +26,10 @@ def nonull: walk(if type == "object" then with_entries(select(.value != null)) e
 	   toolchain: ($c.name | split("/")[1]),
 	   kconfig: $t.base_config,
 	   kconfig_add: $t.fragments,
-	   reproducer_cmdline: ["scripts/reproduce.sh", "\($r.builddir)/report/report.json", $cell],
+	   reproducer_cmdline: ["scripts/reproduce.sh",
+		($r.kernel // "" | capture("^linux-(?<v>[0-9]+\\.[0-9]+)").v // $default_tree) as $tree
+		| "\($r.builddir)\(if $tree == $default_tree then "" else "/\($tree)" end)/report/report.json",
+		$cell],
 	   runtime: "null"},
    compiler: {name: (if $c.compiler_version | test("clang") then "clang" else "gcc" end),
 	      version: ($c.compiler_version | first(match("[0-9]+\\.[0-9]+\\.[0-9]+") | .string) // null),
