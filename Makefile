@@ -9,6 +9,8 @@
 # CC=...     compiler for the tools (gcc or clang)
 # SANITIZE=1 build the tools with ASan+UBSan
 # PREFIX, DESTDIR  for 'make install'
+# KERNEL=6.1|6.12  the kernel tree (scripts/trees/; default 6.1) of parity,
+#            series-*, diagnose, probes and the benchmarks of kernel builds
 # TARGETS=..., COMPILERS=..., TESTS=..., LLVM=-N  what 'make parity' runs
 #            (Documentation/parity.md); COMPILERS= names compilers of
 #            scripts/targets/compilers.list, or all, for parity, probes,
@@ -165,7 +167,7 @@ module: all
 # ---- the quilt series (Documentation/series.md) -------------------------
 # SRC=DIR      the kernel tree to work on (default: O's, see kernel-src.sh);
 #              not '-s DIR', which make takes for its own --silent
-# PATCHES=DIR  the patch directory (default: patches/)
+# PATCHES=DIR  the patch directory (default: the tree's, patches/KERNEL/)
 # JSON=1       series-check's report as JSON
 # FRESH=1      series-tree extracts the tree afresh
 # DISCARD=1    series-tree drops work no patch file holds instead of stopping
@@ -213,7 +215,8 @@ diagnose-diff:
 # PREDICATE=   compiler-bisect: probe:CASE[:RE], unit:FILE[:TEXT], build,
 #              boot, test:NAME, warning:FLAG or kabi:TYPE
 # TARGET=, COMPILERS=clang|gcc|NAME,..., KCELL=DIR, W=0|1, FLAGS=  compiler-bisect
-# REPORT=FILE  reproduce: the report (default $(O)/report/report.json)
+# REPORT=FILE  reproduce: the report (default: the run's tree's in $(O),
+#              $(O)/report/report.json, or $(O)/KERNEL/report/report.json)
 # KPARITY_HISTORY_DB  the database (default ~/.local/share/kparity/results.db)
 .PHONY: history compiler-bisect reproduce
 history:
@@ -223,11 +226,20 @@ compiler-bisect:
 	$(Q)scripts/compiler-bisect.sh -o '$(O)' $(if $(COMPILERS),-c '$(COMPILERS)') $(if $(TARGET),-t '$(TARGET)') $(if $(KCELL),-k '$(KCELL)') $(if $(W),-W '$(W)') $(if $(FLAGS),-x '$(FLAGS)') '$(PREDICATE)'
 
 reproduce:
-	$(Q)scripts/reproduce.sh -o '$(O)/reproduce' '$(or $(REPORT),$(O)/report/report.json)' '$(CELL)'
+	$(Q)scripts/reproduce.sh -o '$(O)/reproduce' '$(or $(REPORT),$(O))' '$(CELL)'
 
 # kabi against pahole, codiff and abidiff on a distro vmlinux pair and the
 # tiny kernel's pair (Documentation/bench.md); never part of 'check'.
-.PHONY: bench
+.PHONY: codegen bench
+# codegen compares the size of each compiler's kernel on the parity cells,
+# or with SPEED=1 the speed of their code as User-Mode Linux
+codegen:
+ifeq ($(SPEED),1)
+	$(Q)scripts/codegen-speed.sh -o $(O) $(if $(RUNS),-n '$(RUNS)') $(if $(CPU),-c '$(CPU)')
+else
+	$(Q)scripts/codegen.sh -o $(O) $(if $(TARGETS),-t '$(TARGETS)') $(if $(COMPILERS),-c '$(COMPILERS)')
+endif
+
 bench:
 	$(Q)scripts/deps.sh build bench
 	$(Q)$(MAKE) --no-print-directory O=$(O) all
@@ -252,6 +264,7 @@ probes|the same as compiler-bugs (COMPILERS= narrows it)
 check|install test dependencies and run the default suite, tests/*.bats
 check-full|the suites that build every target's kernels, tests/full/*.bats
 fuzz|fuzz kabi with libFuzzer, FUZZ_TIME seconds per harness
+codegen|the size of each compiler's kernel on the parity cells, by section and per symbol (TARGETS= COMPILERS= LLVM=-N); with SPEED=1 the speed of its code, GCC against Clang as User-Mode Linux (RUNS=N CPU=N)
 bench|kabi against pahole, codiff and abidiff on a distro vmlinux (RUNS=N)
 bench-probes|no-op kernel rebuild, stock Kbuild probes against the overlay
 bench-diagnose|make diagnose on the tiny GCC cell against a cold Clang build (RUNS=N LLVM=-N)
@@ -278,6 +291,7 @@ help|this list
 endef
 define HELP_SETTINGS
 every target|O=DIR V=1 CC=gcc|clang SANITIZE=1 PREFIX= DESTDIR=
+kernel builds|KERNEL=6.1|6.12 (scripts/trees/) KSRC=DIR
 parity|TARGETS= COMPILERS= TESTS=none|kunit|kselftest|all LLVM=-N KSRC=DIR JOBS=N
 parity, probes, series-*|COMPILERS=all|NAME... (scripts/targets/compilers.list)
 series-*|SRC=DIR PATCHES=DIR
@@ -287,7 +301,7 @@ series-bisect|TARGET= COMPILERS=
 series-survey|PHASE=before|after COMPILERS=
 module|KDIR= M= COMPILER=kernel|gcc|gcc-N|clang|clang-N VMLINUX= BTF= MODDIR=
 parity, series-bisect, series-survey|DIST=distcc|icecc (build on a farm)
-bench, bench-probes, bench-diagnose|RUNS=N
+bench, bench-probes, bench-diagnose, codegen SPEED=1|RUNS=N
 history|JSON=1 CELL=TARGET/COMPILER RUN=N
 compiler-bisect|PREDICATE= TARGET= COMPILERS= KCELL=DIR W=0|1 FLAGS=
 reproduce|CELL=TARGET/COMPILER REPORT=FILE

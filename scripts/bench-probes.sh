@@ -7,9 +7,12 @@
 # time, the median ratio (overlay / stock), and how many compiler and
 # linker processes each spawned for probes (counted with strace).
 #
-# The kernel is built in BUILDDIR/overlay-test/ through the overlay first
-# (from the .config of BUILDDIR/kernel/x86_64-clang/, x86_64-clang-N with
-# LLVM=-N) when it is not there.
+# KERNEL chooses the kernel tree (scripts/trees/, default 6.1), as for the
+# parity run. The kernel is built in the tree's overlay-test/ (tree_root:
+# BUILDDIR/overlay-test/ for the default tree, BUILDDIR/6.12/overlay-test/
+# for 6.12) through the overlay first, from the .config of the tree's
+# parity cell (BUILDDIR/kernel/x86_64-clang/, x86_64-clang-N with
+# LLVM=-N), when it is not there.
 # Stock and overlay answer the probes that shape this configuration's
 # command lines alike, so neither rebuilds anything after the other: the
 # script checks that vmlinux is untouched by the runs.
@@ -31,9 +34,12 @@ BENCH_TARGET=x86_64
 usage() {
 	cat <<USAGE
 usage: $PROG [-o BUILDDIR] [-n RUNS]
-Time no-op rebuilds of BUILDDIR/overlay-test/ (tiny x86_64, LLVM=1) with
-stock Kbuild and with the overlay (warm cache), RUNS of each (default 5).
-Environment: LLVM=1|-N|DIR/ (default 1)
+Time no-op rebuilds of the tree's overlay-test/ in BUILDDIR (tiny x86_64,
+LLVM=1) with stock Kbuild and with the overlay (warm cache), RUNS of each
+(default 5).
+Environment:
+  LLVM=1|-N|DIR/  the clang (default 1)
+  KERNEL=TREE     the kernel tree: $(known_trees) (default: $DEFAULT_TREE)
 USAGE
 }
 
@@ -121,8 +127,9 @@ main() {
 	compiler_select clang
 
 	srcdir=$("$TOPDIR/scripts/kernel-src.sh" -o "$builddir") || exit 2
-	mkdir -p "$builddir/overlay-test"
-	objdir=$(cd "$builddir/overlay-test" && pwd)
+	objdir="$(tree_root "$builddir")/overlay-test"
+	mkdir -p "$objdir"
+	objdir=$(cd "$objdir" && pwd)
 	log="$objdir/bench.log"
 	: >"$log"
 

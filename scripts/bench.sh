@@ -3,17 +3,17 @@
 #
 # bench.sh - kabi against pahole, codiff and abidiff on a distro vmlinux
 # pair, a pair of distro kernels far apart (6.1 and 6.12) and the tiny
-# parity kernel's GCC/Clang pair, in one run. Tools alternate, each
-# measured RUNS times under GNU time (abidiff once, under a timeout); the
-# table gives median wall time, CPU time (user + system) and peak RSS,
-# the ratios kabi / anchor and whether they meet the targets; on the
-# distro pair kabi also reads with libdw (--reader libdw) and on one
-# thread against a bare libdw walk of every DIE. Then the correctness
-# checks: kabi's output does not depend on the run, the thread count or
-# the reader, kabi counts the DIEs libdw walks (kabi dump --stats, which
-# says how many its reader decoded), and every struct codiff reports as
-# changed is reported by kabi or explained. --btf-only measures the BTF
-# rows alone.
+# parity kernel's GCC/Clang pair, in one run, and kabi check against kabi
+# dump of the same input. Tools alternate, each measured RUNS times under
+# GNU time (abidiff once, under a timeout); the table gives median wall
+# time, CPU time (user + system) and peak RSS, the ratios kabi / anchor
+# and whether they meet the targets; on the distro pair kabi also reads
+# with libdw (--reader libdw) and on one thread against a bare libdw walk
+# of every DIE. Then the correctness checks: kabi's output does not
+# depend on the run, the thread count or the reader, kabi counts the DIEs
+# libdw walks (kabi dump --stats, which says how many its reader
+# decoded), and every struct codiff reports as changed is reported by
+# kabi or explained. --btf-only measures the BTF rows alone.
 #
 # Exit: 0 every target met and every check passed, 1 a target or check
 # missed, 2 trouble (a tool or input missing, kabi failed, fetch failed).
@@ -49,6 +49,8 @@ DUMP_CPU_MAX=1.2
 WALK_WALL_MAX=1.0
 DIFF_WALL_MAX=0.05
 DIFF_RSS_MAX_KB=1048576
+# kabi check against kabi dump of the same input, on both distro kernels.
+CHECK_WALL_MAX=1.2
 # kabi dump of the new ABI's BTF (its linux-image vmlinuz) against pahole -F btf.
 BTF_WALL_MAX=0.5
 BTF_RSS_MAX=1.0
@@ -225,8 +227,8 @@ runs_readers() {
 	kabi_ok "kabi-diff-libdw-$pair"
 }
 
-# runs PAIR OLD NEW: RUNS rounds of kabi dump, pahole, kabi diff, codiff
-# (on the distro pair runs_readers too), every tool writing into
+# runs PAIR OLD NEW: RUNS rounds of kabi dump, pahole, kabi check, kabi
+# diff, codiff (on the distro pair runs_readers too), every tool writing into
 # /dev/null, so that only the tools are timed; the outputs the checks
 # read come from runs of their own, not timed: kabi's of every round (the
 # identity check), codiff's of the first.  abidiff once, but not on the
@@ -239,6 +241,8 @@ runs() {
 		measure "kabi-dump-$pair" /dev/null "$kabi" dump "$new"
 		kabi_ok "kabi-dump-$pair"
 		measure "pahole-$pair" /dev/null pahole "$new"
+		measure "kabi-check-$pair" /dev/null "$kabi" check "$new"
+		kabi_ok "kabi-check-$pair"
 		measure "kabi-diff-$pair" /dev/null "$kabi" diff "$old" "$new"
 		kabi_ok "kabi-diff-$pair"
 		measure "codiff-$pair" /dev/null codiff "$old" "$new"
@@ -413,34 +417,12 @@ check_codiff() {
 
 # ---- report ---------------------------------------------------------------
 
-# ratio A B: A / B to three places, or - when either is missing
-ratio() {
-	awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "-"; else printf "%.3f\n", a / b }'
-}
-
-# le A B: A <= B (numbers)
-le() {
-	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && a != "-" && a + 0 <= b + 0) }'
-}
-
-mb() {
-	awk -v k="$1" 'BEGIN { if (k == "") print "-"; else printf "%.0f", k / 1024 }'
-}
-
 # completed TAG: TAG's first run finished with an answer (abidiff's
 # change bits are answers), not an error, a crash or the time limit
 completed() {
 	case "$(status "$1")" in
 	0 | 4 | 8 | 12) return 0 ;;
 	*) return 1 ;;
-	esac
-}
-
-# jnum V: V, or null when it is empty or "-"
-jnum() {
-	case "$1" in
-	'' | -) echo null ;;
-	*) echo "$1" ;;
 	esac
 }
 
@@ -506,6 +488,15 @@ targets_btf() {
 	[ "$(status pahole-btf)" = 0 ] && le "$rw" "$BTF_WALL_MAX" && le "$rr" "$BTF_RSS_MAX" && verdict=PASS || verdict=FAIL
 }
 
+# targets_check PAIR: kabi check against kabi dump of the same input
+targets_check() {
+	local rw
+
+	target="wall <= $CHECK_WALL_MAX"
+	rw=$(ratio "$(run_median "kabi-check-$1" 3)" "$(run_median "kabi-dump-$1" 3)")
+	le "$rw" "$CHECK_WALL_MAX" && verdict=PASS || verdict=FAIL
+}
+
 targets_diff() {
 	local rw
 
@@ -550,12 +541,15 @@ report_row() {
 }
 
 # report_pair PAIR: the rows of PAIR; targets on the distro pair, whose
-# rows include kabi with libdw and on one thread
+# rows include kabi with libdw and on one thread, and check's on the far
+# pair too
 report_pair() {
-	local p="$1" t=""
+	local p="$1" t="" c=""
 
 	[ "$p" != distro ] || t=1
+	[ "$p" = tiny ] || c=targets_check
 	report_row "dump-$p" "dump $p" "kabi-dump-$p" "pahole-$p" pahole "${t:+targets_dump}" "$p"
+	report_row "check-$p" "check $p" "kabi-check-$p" "kabi-dump-$p" dump "$c" "$p"
 	if [ -n "$t" ]; then
 		report_row "dump-$p-libdw" "dump libdw" "kabi-dump-libdw-$p" "pahole-$p" pahole "" "$p"
 		report_row "dump-$p-1thread" "dump 1 thread" "kabi-dump1-$p" "walk-$p" dwalk targets_walk "$p"

@@ -24,7 +24,8 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 # One group per job; a job asks for the groups it uses.
 PKGS_build="make gcc libc6-dev pkg-config libelf-dev libdw-dev libbpf-dev"
 PKGS_check="bats bats-assert bats-support jq sqlite3 python3-jsonschema valgrind shellcheck binutils debhelper lintian bash-completion man-db chromium clang llvm lld libclang-rt-14-dev dwarves gcc-arm-linux-gnueabi gcc-aarch64-linux-gnu strace qemu-user distcc icecc iproute2 util-linux file"
-PKGS_kernel="linux-source-6.1 xz-utils flex bison bc libssl-dev cpio kmod python3 ccache libncurses-dev"
+# and the source package of the run's kernel tree (tree_packages)
+PKGS_kernel="xz-utils flex bison bc libssl-dev cpio kmod python3 ccache libncurses-dev"
 PKGS_bench="dwarves abigail-tools time coreutils binutils dpkg apt bpftool jq"
 PKGS_parity="quilt jq sqlite3 coreutils qemu-system-x86 qemu-system-arm gcc-arm-linux-gnueabi gcc-aarch64-linux-gnu clang clang-19 lld lld-19 llvm llvm-19 libc6-dev-armel-cross libc6-dev-arm64-cross rsync genext2fs"
 
@@ -52,14 +53,33 @@ USAGE
 group_pkgs() {
 	case "$1" in
 	build) echo "$PKGS_build" ;;
-	check) echo "$PKGS_check" ;;
-	kernel) echo "$PKGS_kernel" ;;
+	check) echo "$PKGS_check $(tree_packages all)" ;;
+	kernel) echo "$PKGS_kernel $(tree_packages)" ;;
 	parity) echo "$PKGS_parity" ;;
 	bench) echo "$PKGS_bench" ;;
 	compilers) compilers_pkgs "${COMPILERS:-all}" ;;
-	all) echo "$PKGS_build $PKGS_check $PKGS_kernel $PKGS_parity $PKGS_bench $(compilers_pkgs all)" ;;
+	all) echo "$PKGS_build $PKGS_check $PKGS_kernel $(tree_packages all) $PKGS_parity $PKGS_bench $(compilers_pkgs all)" ;;
 	*) return 1 ;;
 	esac
+}
+
+# tree_packages [all]: the source package of the run's kernel tree
+# (KERNEL), or with all of every tree kparity knows; none for a KSRC tree
+# it has no data for
+tree_packages() {
+	local t
+
+	if [ "${1:-}" = all ]; then
+		# shellcheck disable=SC2046 # one word per tree
+		set -- $(known_trees)
+	elif tree_known; then
+		set -- "$(tree_name)"
+	else
+		set --
+	fi
+	for t in "$@"; do
+		(load_tree "$t" && printf '%s ' "$k_package")
+	done
 }
 
 # compilers_pkgs LIST: the packages of the compilers of LIST (as COMPILERS

@@ -8,8 +8,12 @@
 # (scripts/toybox.sh); /init is scripts/initramfs/init.sh, run by toybox's
 # sh. The archive is written by the tree's usr/gen_init_cpio from
 # scripts/initramfs/initramfs.list, which sets owners and device nodes
-# itself, so nothing here needs root. A stamp of the inputs makes a re-run
-# free; the archive is written under a temporary name and renamed.
+# itself, so nothing here needs root. Every entry carries the time 0
+# (gen_init_cpio -t for what the list makes, the files' own times for the
+# files, set to 0 on their copies), so the same inputs give the same
+# bytes, whenever and wherever the archive is built. A stamp of the inputs
+# makes a re-run free; the archive is written under a temporary name and
+# renamed.
 #
 # Exit: 0 ok, 1 a build step failed, 2 trouble (usage, target, tools).
 
@@ -71,7 +75,8 @@ main() {
 	cp "$toybox" "$dir/toybox"
 	cp "$SRC/init.sh" "$dir/init"
 	cp "$SRC/check" "$dir/check"
-	(cd "$dir" && ./gen_init_cpio "$SRC/initramfs.list" >initramfs.cpio.tmp) 2>>"$log" ||
+	touch -d @0 "$dir/toybox" "$dir/init" "$dir/check"
+	(cd "$dir" && ./gen_init_cpio -t 0 "$SRC/initramfs.list" >initramfs.cpio.tmp) 2>>"$log" ||
 		die "gen_init_cpio failed; see '$log'"
 	mv "$dir/initramfs.cpio.tmp" "$dir/initramfs.cpio"
 	printf '%s\n' "$want" >"$stamp"

@@ -1,13 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# install.sh - install kabi, its man page and bash completion, and the
+# install.sh - install kabi, its man pages and bash completion, and the
 # overlay, the Kconfig entries, the series and the scripts, under the FHS
 # paths 'make install' and the Debian package use.
 #
 # Layout under DESTDIR/PREFIX:
 #   bin/kabi                           the tool
 #   share/man/man1/kabi.1              its manual
+#   share/man/man1/kabi-check.1        and its check verb's
 #   share/bash-completion/completions/kabi
 #   share/kparity/{kbuild,kconfig,patches,scripts}/   the checkout's
 #                                      layout, so that the overlay finds its
@@ -79,6 +80,7 @@ main() {
 	root="$destdir$prefix"
 	put 0755 "$kabi" "$root/bin/kabi"
 	put 0644 "$TOPDIR/Documentation/kabi.1" "$root/share/man/man1/kabi.1"
+	put 0644 "$TOPDIR/Documentation/kabi-check.1" "$root/share/man/man1/kabi-check.1"
 	put 0644 "$TOPDIR/tools/kabi/completion/kabi" \
 		"$root/share/bash-completion/completions/kabi"
 	for dir in $DATA_DIRS; do

@@ -29,7 +29,8 @@ package() {
 	llvm-*-[0-9]*) echo "llvm-${1##*-}" ;;
 	llvm-*) echo llvm ;;
 	gcc | cc) echo gcc ;;
-	ld | as) echo binutils ;;
+	ld | as | nm | readelf) echo binutils ;;
+	python3) echo python3 ;;
 	arm-linux-gnueabi-*) echo gcc-arm-linux-gnueabi ;;
 	aarch64-linux-gnu-*) echo gcc-aarch64-linux-gnu ;;
 	qemu-system-x86_64 | qemu-system-i386) echo qemu-system-x86 ;;

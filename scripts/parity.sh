@@ -1,38 +1,25 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# parity.sh - the parity run: for every target, build the kernel with GCC
-# and with Clang, boot each build in QEMU, count its warnings, read the
-# tests' results from each console (scripts/ktap.sh), compare the layouts
+# parity.sh - the parity run: for every target, build the kernel with each
+# compiler, boot each build in QEMU, count its warnings, read the tests'
+# results from each console (scripts/ktap.sh), compare the layouts
 # (scripts/kernel-diff.sh), boot each kernel with the other compiler's
 # kselftests where they differ (scripts/kernel-swap.sh), and write the
-# report. The stages are scripts of their own; this one holds the
-# options, the loop over the cells, and the report's assembly.
+# report. The stages are scripts of their own; this one holds the options,
+# the loop over the cells and the report's assembly. Documentation/parity.md
+# describes the steps, the matrix of -c all, the farm of DIST= and
+# report.json, from which report.sh writes report.md and report.html.
 #
-# With more compilers (-c all: the versions of scripts/targets/compilers.list)
-# the run is a matrix (scripts/lib/target.sh, matrix_*): every compiler's
-# layout is compared with the reference's (GCC 12), and each Clang with the
-# next Clang version, where any layout change is a finding for the report
-# (not a failure).
-#
-# With DIST=distcc or icecc the kernels compile on a farm, and each cell
-# says how many compile jobs ran on which host, from the engine's client
-# log (scripts/lib/farm.sh: dist_jobs).
-#
-# Every cell (target x compiler) is attempted; a failed build or boot is
-# recorded and the run goes on. What fails the run is read from the
-# stages' results when they are assembled (scripts/parity/parity-failures.jq).
-# The results are written as
-# BUILDDIR/report/report.json (Documentation/parity.md describes it), from
-# which report.sh writes report.md and report.html. The last line printed
-# is the verdict and the report's path.
-#
-# One run at a time uses a build directory: a second is refused while the
-# first holds BUILDDIR/parity.lock. An interrupted run (SIGINT, SIGTERM)
-# says so and leaves the last complete report as it was.
-#
-# A test that passes under one compiler and not under another fails the
-# run, unless scripts/targets/test-differences.list names it with a reason.
+# Every cell is attempted; a failed build or boot is recorded and the run
+# goes on. What fails the run is read from the stages' results when they
+# are assembled (scripts/parity/parity-failures.jq), among them a test that
+# passes under one compiler only, unless the kernel tree's list of known
+# differences (scripts/trees/TREE.tree, DIFFERENCES) names it with a
+# reason. The tree is KERNEL's (default 6.1) or KSRC's. One run at a time
+# uses a build directory
+# (BUILDDIR/parity.lock); an interrupted run says so and leaves the last
+# complete report as it was. The last line printed is the verdict.
 #
 # Exit: 0 every cell built and booted, no layout differs incompatibly and
 # no test differs, 1 something failed, 2 trouble (usage, unknown target,
@@ -50,7 +37,6 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/lib/farm.sh
 . "$TOPDIR/scripts/lib/farm.sh"
 KNOWN_TESTS="none kunit kselftest all"
-DIFFERENCES="$TOPDIR/scripts/targets/test-differences.list"
 
 usage() {
 	cat <<USAGE
@@ -113,9 +99,7 @@ build_cell() {
 		bstat=pass
 	else
 		# the first message of kernel-build.sh or a script it ran says why
-		breason=$(grep -m 1 '^[a-z0-9_-]*\.sh: ' "$cells/$target-$compiler.err" |
-			sed 's/:$//') || :
-		[ -n "$breason" ] || breason="kernel-build.sh exited $rc"
+		breason=$(stage_reason "$cells/$target-$compiler.err" "$rc" kernel-build.sh)
 	fi
 	# kernel-build.sh says why a make failed; trouble before make is ours
 	# to report.
@@ -201,12 +185,8 @@ cell_disk() {
 # the kselftests are judged, separated by spaces
 collections() {
 	case " $kinds " in
-	*" kselftest "*) ;;
-	*) return 0 ;;
+	*" kselftest "*) kselftest_collections "$1" | paste -s -d ' ' - ;;
 	esac
-	awk -v target="$1" -f "$TOPDIR/scripts/kselftest/kselftest-list.awk" \
-		"${KPARITY_KSELFTEST_LIST:-$TOPDIR/scripts/targets/kselftest.list}" |
-		awk '!seen[$1]++ { printf "%s%s", sep, $1; sep = " " }'
 }
 
 # cell_tests TARGET COMPILER KERNELDIR BOOTSTATUS VERDICT: the results of
@@ -262,7 +242,7 @@ compare_target() {
 # kselftest is judged). Nothing here fails the run: what failed is in the
 # JSON.
 swap_target() {
-	local out="$cells/$1.swap.json" rc=0 reason
+	local out="$cells/$1.swap.json" rc=0
 
 	case " $kinds " in
 	*" kselftest "*) ;;
@@ -273,12 +253,11 @@ swap_target() {
 		-O "$cells/$1.pairs.json" "$cells" || rc=$?
 	if [ "$rc" -eq 0 ]; then
 		jq '{status: "pass", reason: null} + .' "$cells/$1.pairs.json" >"$out"
-		return 0
+	else
+		# the trouble that stopped it is its last message
+		jq -n --arg r "$(stage_reason "$cells/$1.swap.err" "$rc" kernel-swap.sh last)" \
+			'{status: "fail", reason: $r, pairs: []}' >"$out"
 	fi
-	# the trouble that stopped it is its last message
-	reason=$(grep '^[a-z0-9_-]*\.sh: ' "$cells/$1.swap.err" | tail -n 1) || :
-	[ -n "$reason" ] || reason="kernel-swap.sh exited $rc"
-	jq -n --arg r "$reason" '{status: "fail", reason: $r, pairs: []}' >"$out"
 }
 
 # assemble: write report.json from the cells' and the comparisons' files;
@@ -308,8 +287,10 @@ assemble() {
 	jq -s --arg kernel "$kernel" --arg build "$build" \
 		--arg targets "$targets" --arg compilers "$compilers" \
 		--arg reference "$(matrix_reference "$compilers")" --arg aliases "$aliases" \
+		--arg tests "$tests" --arg kinds "$kinds" \
 		--slurpfile f "$cells/failures.json" '
 		{version: 1, kernel: $kernel, builddir: $build,
+		 tests: $tests, test_kinds: ($kinds | split(" ") | map(select(. != ""))),
 		 compilers: ($compilers | split(" ")),
 		 aliases: ($aliases | split(" ") | map(select(. != "") | split("=") | {(.[0]): .[1]}) | add // {}),
 		 reference: $reference,
@@ -335,9 +316,9 @@ lock_build() {
 # written: report.json, .md and .html are still the last complete run's.
 interrupted() {
 	trap - INT TERM
-	rm -f "$abuild/report/report.json.tmp"
-	if [ -f "$abuild/report/report.json" ]; then
-		echo "parity: interrupted; $build/report/ holds the last complete run's report"
+	rm -f "$report/report.json.tmp"
+	if [ -f "$report/report.json" ]; then
+		echo "parity: interrupted; $(tree_root "$build")/report/ holds the last complete run's report"
 	else
 		echo "parity: interrupted; no report written"
 	fi
@@ -346,7 +327,7 @@ interrupted() {
 
 # check_lists: validate $targets and $compilers; exit 2 on an unknown one.
 check_lists() {
-	local t c err
+	local t
 
 	for t in $targets; do
 		"$TOPDIR/scripts/target-check.sh" -p "$PROG" "$t" >/dev/null || exit 2
@@ -366,11 +347,7 @@ check_lists() {
 	kunit) kinds=kunit ;;
 	kselftest | all) kinds="kunit kselftest" ;;
 	esac
-	# a malformed list would otherwise only be found after every build
-	[ -r "$DIFFERENCES" ] || die "cannot read '$DIFFERENCES'"
-	err=$(echo '{"name": "", "cells": [{"compiler": "", "tests": {"results": [], "counts": {}}}]}' |
-		jq --rawfile known "$DIFFERENCES" -f "$TOPDIR/scripts/parity/parity-tests-target.jq" 2>&1 >/dev/null) ||
-		die "'$DIFFERENCES': $(printf '%s\n' "$err" | sed -n 's/^jq: error ([^)]*): //p' | head -n 1)"
+	DIFFERENCES=$(differences_list) || exit 2
 }
 
 main() {
@@ -406,6 +383,7 @@ main() {
 	[ -x "$build/kabi" ] || die "no '$build/kabi': run 'make' first"
 	lock_build
 	abuild=$(cd "$build" && pwd)
+	report="$(tree_root "$abuild")/report"
 	trap interrupted INT TERM
 
 	srcdir=$("$TOPDIR/scripts/kernel-src.sh" -o "$build") || exit 2
@@ -416,7 +394,6 @@ main() {
 	kernel=$(tree_version "$srcdir") ||
 		die "'$srcdir/Makefile' has no usable VERSION/PATCHLEVEL/SUBLEVEL"
 	kernel="linux-$kernel"
-	report="$abuild/report"
 	cells="$report/cells"
 	rm -rf "$cells"
 	mkdir -p "$cells"
@@ -444,11 +421,11 @@ main() {
 	"$TOPDIR/scripts/report.sh" "$report/report.json" "$report" || exit 2
 	n=$(jq '.failures | length' "$report/report.json")
 	if [ "$n" -eq 0 ]; then
-		echo "parity: PASS $(echo "$targets" | wc -w) targets x $(echo "$compilers" | wc -w) compilers built and booted, no incompatible layout difference; report in $build/report/report.html"
+		echo "parity: PASS $(echo "$targets" | wc -w) targets x $(echo "$compilers" | wc -w) compilers built and booted, no incompatible layout difference; report in $(tree_root "$build")/report/report.html"
 	else
 		more=""
 		[ "$n" -eq 1 ] || more=" (and $((n - 1)) more)"
-		echo "parity: FAIL $(jq -r '.failures[0]' "$report/report.json")$more; report in $build/report/report.html"
+		echo "parity: FAIL $(jq -r '.failures[0]' "$report/report.json")$more; report in $(tree_root "$build")/report/report.html"
 		exit 1
 	fi
 }

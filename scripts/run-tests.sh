@@ -17,8 +17,8 @@ usage() {
 	cat <<USAGE
 usage: $PROG [-o BUILDDIR] [SUITE.bats...]
 Run the test suites (default: every tests/*.bats) with BUILDDIR/kabi,
-then the kabi suites with the sanitizer build, and the diff, bad-input
-and command-line suites under valgrind.
+then the kabi suites with the sanitizer build, and the diff, check,
+bad-input and command-line suites under valgrind.
 USAGE
 }
 
@@ -80,7 +80,7 @@ main() {
 		# shellcheck disable=SC2086 # one word per suite file
 		run_pass asan "$build/asan/kabi" $kabi_suites
 	fi
-	vg_suites=$(for s in "$@"; do case "$s" in *kabi-diff.bats | *kabi-bad-input.bats | *kabi-cli.bats) echo "$s" ;; esac; done)
+	vg_suites=$(for s in "$@"; do case "$s" in *kabi-diff.bats | *kabi-check.bats | *kabi-bad-input.bats | *kabi-cli.bats) echo "$s" ;; esac; done)
 	if [ -n "$vg_suites" ]; then
 		# shellcheck disable=SC2086
 		run_pass valgrind "$top/tests/valgrind-kabi" $vg_suites

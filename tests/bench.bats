@@ -102,9 +102,9 @@ need_anchors() {
 	run -0 --separate-stderr "$BENCH" -o "$T/b" -n 2 -t 60 --tiny-only "$T/old.o" "$T/new.o"
 	run -0 sed -e "s#$T/b/bench/[^ ]*#WORK#" -e "s#$T/##g" "$T/calls"
 	assert_output "$(printf '%s\n' \
-		'dump new.o > /dev/null' 'diff old.o new.o > /dev/null' \
+		'dump new.o > /dev/null' 'check new.o > /dev/null' 'diff old.o new.o > /dev/null' \
 		'dump new.o > WORK' 'diff old.o new.o > WORK' \
-		'dump new.o > /dev/null' 'diff old.o new.o > /dev/null' \
+		'dump new.o > /dev/null' 'check new.o > /dev/null' 'diff old.o new.o > /dev/null' \
 		'dump new.o > WORK' 'diff old.o new.o > WORK' \
 		'dump --stats new.o > /dev/null' \
 		'dump --threads 1 new.o > WORK' 'diff --threads 1 old.o new.o > WORK' \
@@ -127,16 +127,17 @@ need_anchors() {
 	run -0 --separate-stderr "$BENCH" -o "$T/b" -n 1 -t 60 --tiny-only "$T/old.o" "$T/new.o"
 	assert_line --index 0 "row             wall s   cpu s  rss MB | anchor   wall s   cpu s  rss MB |  wall x  rss x  verdict"
 	assert_line --index 1 --regexp '^dump tiny +[0-9.]+ +[0-9.]+ +[0-9]+ \| pahole +[0-9.]+ +[0-9.]+ +[0-9]+ \| +([0-9.]+|-) +([0-9.]+|-)  info$'
-	assert_line --index 2 --regexp '^diff tiny +[0-9.]+ +[0-9.]+ +[0-9]+ \| codiff +[0-9.]+ +[0-9.]+ +[0-9]+ \| +([0-9.]+|-) +([0-9.]+|-)  info$'
-	assert_line --index 3 --regexp '^diff tiny +[0-9.]+ +[0-9.]+ +[0-9]+ \| abidiff +[0-9.]+ +[0-9.]+ +[0-9]+ \| +([0-9.]+|-) +([0-9.]+|-)  info$'
-	assert_line --index 4 --regexp '^kabi dump peak RSS: tiny [0-9]+ MB \(\.debug_info 0 MB\);$'
-	assert_line --index 5 --regexp '^kabi dump DIEs: tiny [0-9]+, decoded [0-9]+ \([0-9]+%\), stepped over [0-9]+, not reached [0-9]+ \([0-9]+%\);$'
-	assert_line --index 6 "check PASS tiny: kabi dump and diff byte-identical over 1 runs, --threads 1 and --reader libdw"
-	assert_line --index 7 "check PASS tiny: kabi dump --stats counts the DIEs libdw walks"
-	assert_line --index 8 "check PASS tiny: every struct codiff reports as changed is reported by kabi"
-	assert_line --index 9 "           reported: file_scope; explained: local_only (no file-scope definition in either input: defined inside a function, which kabi does not read; codiff pairs same-name local structs of different functions) and 1 laid out alike by pahole in both, every member at its offset with its size (codiff lists a struct where a unit uses it in one input only, or where only the types of its members changed)"
-	assert_line --index 10 "bench: PASS; $T/b/bench/bench.json"
-	[ "${#lines[@]}" -eq 11 ]
+	assert_line --index 2 --regexp '^check tiny +[0-9.]+ +[0-9.]+ +[0-9]+ \| dump +[0-9.]+ +[0-9.]+ +[0-9]+ \| +([0-9.]+|-) +([0-9.]+|-)  info$'
+	assert_line --index 3 --regexp '^diff tiny +[0-9.]+ +[0-9.]+ +[0-9]+ \| codiff +[0-9.]+ +[0-9.]+ +[0-9]+ \| +([0-9.]+|-) +([0-9.]+|-)  info$'
+	assert_line --index 4 --regexp '^diff tiny +[0-9.]+ +[0-9.]+ +[0-9]+ \| abidiff +[0-9.]+ +[0-9.]+ +[0-9]+ \| +([0-9.]+|-) +([0-9.]+|-)  info$'
+	assert_line --index 5 --regexp '^kabi dump peak RSS: tiny [0-9]+ MB \(\.debug_info 0 MB\);$'
+	assert_line --index 6 --regexp '^kabi dump DIEs: tiny [0-9]+, decoded [0-9]+ \([0-9]+%\), stepped over [0-9]+, not reached [0-9]+ \([0-9]+%\);$'
+	assert_line --index 7 "check PASS tiny: kabi dump and diff byte-identical over 1 runs, --threads 1 and --reader libdw"
+	assert_line --index 8 "check PASS tiny: kabi dump --stats counts the DIEs libdw walks"
+	assert_line --index 9 "check PASS tiny: every struct codiff reports as changed is reported by kabi"
+	assert_line --index 10 "           reported: file_scope; explained: local_only (no file-scope definition in either input: defined inside a function, which kabi does not read; codiff pairs same-name local structs of different functions) and 1 laid out alike by pahole in both, every member at its offset with its size (codiff lists a struct where a unit uses it in one input only, or where only the types of its members changed)"
+	assert_line --index 11 "bench: PASS; $T/b/bench/bench.json"
+	[ "${#lines[@]}" -eq 12 ]
 }
 
 @test "bench: bench.json holds the rows, the memory and the checks" {
@@ -146,7 +147,7 @@ need_anchors() {
 	run -0 "$BENCH" -o "$T/b" -n 1 -t 60 --tiny-only "$T/old.o" "$T/new.o"
 	local shape='[.version, .runs, .abidiff_timeout_s, [.rows[] | .id, .anchor.tool, .anchor.result, .verdict], (.memory.tiny | keys), (.dies.tiny | keys), [.checks[].result], .verdict] | tostring'
 	run -0 jq -r "$shape" "$T/b/bench/bench.json"
-	assert_output '[1,1,60,["dump-tiny","pahole","ok","info","diff-tiny-codiff","codiff","ok","info","diff-tiny-abidiff","abidiff","exit 4","info"],["debug_info_bytes","kabi_dump_rss_kb"],["decoded","dies","not_reached","stepped_over"],["pass","pass","pass"],"PASS"]'
+	assert_output '[1,1,60,["dump-tiny","pahole","ok","info","check-tiny","dump","ok","info","diff-tiny-codiff","codiff","ok","info","diff-tiny-abidiff","abidiff","exit 4","info"],["debug_info_bytes","kabi_dump_rss_kb"],["decoded","dies","not_reached","stepped_over"],["pass","pass","pass"],"PASS"]'
 	# what kabi dump --stats says, in numbers
 	local sum='.dies.tiny | .dies == .decoded + .stepped_over + .not_reached and .not_reached > 0'
 	run -0 jq -r "$sum" "$T/b/bench/bench.json"
@@ -168,14 +169,14 @@ need_anchors() {
 	printf '#!/bin/sh\nexit 124\n' >"$T/bin/abidiff"
 	chmod +x "$T/bin/codiff" "$T/bin/abidiff"
 	PATH="$T/bin:$PATH" run -0 --separate-stderr "$BENCH" -o "$T/b" -n 1 -t 1 --tiny-only "$T/old.o" "$T/new.o"
-	assert_line --index 3 "               codiff: crashed: signal 11 (exit 139)"
-	assert_line --index 4 --regexp '^diff tiny +[0-9.]+ +[0-9.]+ +[0-9]+ \| abidiff +>1 +- +- \| +<[0-9.]+ +-  info$'
-	assert_line --index 5 "               abidiff: timeout"
+	assert_line --index 4 "               codiff: crashed: signal 11 (exit 139)"
+	assert_line --index 5 --regexp '^diff tiny +[0-9.]+ +[0-9.]+ +[0-9]+ \| abidiff +>1 +- +- \| +<[0-9.]+ +-  info$'
+	assert_line --index 6 "               abidiff: timeout"
 	assert_line "check SKIP tiny: every struct codiff reports as changed is reported by kabi"
 	assert_line "           codiff: crashed: signal 11 (exit 139)"
 	local results='[.rows[].anchor.result] | tostring'
 	run -0 jq -r "$results" "$T/b/bench/bench.json"
-	assert_output '["ok","crashed: signal 11 (exit 139)","timeout"]'
+	assert_output '["ok","ok","crashed: signal 11 (exit 139)","timeout"]'
 }
 
 @test "bench: a DIE count that is not libdw's fails its check" {

@@ -31,6 +31,17 @@ setup_file() {
 	assert_line --index 18 --regexp '^-rwxr-xr-x +1 root +root +[0-9]+ .* bin/check$'
 }
 
+@test "initramfs: every entry carries the time 0, so the same inputs give the same bytes" {
+	need_tool cpio
+	run -0 --separate-stderr "$TOP/scripts/initramfs.sh" -o "$BUILD" -t x86_64 -c gcc
+	run -0 env TZ=UTC cpio --quiet -itv -F "$BUILD/initramfs/x86_64-gcc/initramfs.cpio"
+	assert_equal "${#lines[@]}" 19
+	local line
+	for line in "${lines[@]}"; do
+		assert_regex "$line" ' Jan  1  1970 '
+	done
+}
+
 @test "initramfs: a second run reuses the archive and the toybox" {
 	"$TOP/scripts/initramfs.sh" -o "$BUILD" -t x86_64 -c gcc
 	run -0 merged env KPARITY_SRC_QUIET=1 "$TOP/scripts/initramfs.sh" -o "$BUILD" -t x86_64 -c gcc

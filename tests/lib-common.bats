@@ -195,6 +195,18 @@ makefile() {
 	assert_output ""
 }
 
+@test "report_file: OUT made absolute, else the build's report directory, made" {
+	mkdir -p "$T/b" "$T/d"
+	cd "$T/d"
+	run -0 report_file "$T/b" out.json codegen.json
+	assert_output "$T/d/out.json"
+	run -0 report_file "$T/b" "" codegen.json
+	assert_output "$T/b/report/codegen.json"
+	assert [ -d "$T/b/report" ]
+	run -2 --separate-stderr report_file "$T/b" no/such/out.json codegen.json
+	assert_equal "$stderr" "$PROG: cannot write 'no/such/out.json': no such directory"
+}
+
 @test "abspath: a relative path, from the current directory" {
 	mkdir -p "$T/d/e"
 	cd "$T/d"
@@ -266,6 +278,60 @@ makefile() {
 	assert_output "Get:1 pkg"
 }
 
+# in_debcache CODE: CODE in a POSIX sh that has sourced common.sh and
+# debcache.sh, with apt-get download as tests/fixtures/debcache/apt-get
+in_debcache() {
+	PATH="$TOP/tests/fixtures/debcache:$PATH" in_sh ". '$TOP/scripts/lib/debcache.sh' && $1"
+}
+
+@test "headers_deps: the common headers and linux-kbuild a headers package depends on, 6.1 and 6.12" {
+	local f=$TOP/tests/fixtures/debcache
+	run -0 in_debcache "headers_deps <'$f/depends-6.1.0-57-cloud-amd64'"
+	assert_output "$(printf '%s\n' linux-headers-6.1.0-57-common linux-kbuild-6.1)"
+	run -0 in_debcache "headers_deps <'$f/depends-6.12.118+deb12-cloud-amd64'"
+	assert_output "$(printf '%s\n' linux-headers-6.12.118+deb12-common linux-kbuild-6.12.118+deb12)"
+	run -0 in_debcache "headers_deps <'$f/depends-6.12.118+deb12-rt-amd64'"
+	assert_output "$(printf '%s\n' linux-headers-6.12.118+deb12-common-rt linux-kbuild-6.12.118+deb12)"
+}
+
+@test "debian_headers: 6.12's +deb12 packages unpacked together, the Makefile pointed at the copy, once" {
+	local k=6.12.118+deb12-cloud-amd64 root
+	root=$T/cache/root/headers-$k
+	run -0 --separate-stderr in_debcache "debian_headers '$T/cache' $k"
+	assert_output "$root/usr/src/linux-headers-$k"
+	assert_equal "$stderr" "$(printf '%s\n' "FETCH   linux-headers-$k" "  UNPACK  linux-headers-$k" \
+		"  FETCH   linux-headers-6.12.118+deb12-common" "  UNPACK  linux-headers-6.12.118+deb12-common" \
+		"  FETCH   linux-kbuild-6.12.118+deb12" "  UNPACK  linux-kbuild-6.12.118+deb12")"
+	run -0 cat "$root/usr/src/linux-headers-$k/Makefile"
+	assert_output "include $root/usr/src/linux-headers-6.12.118+deb12-common/Makefile"
+	run -0 make -s -f "$root/usr/src/linux-headers-$k/Makefile" kernelrelease
+	[ -f "$root/usr/lib/linux-kbuild-6.12.118+deb12/scripts/Makefile.build" ]
+	# the second time: nothing fetched, the Makefile left as it is
+	run -0 --separate-stderr in_debcache "debian_headers '$T/cache' $k"
+	assert_output "$root/usr/src/linux-headers-$k"
+	assert_equal "$stderr" ""
+	run -0 cat "$root/usr/src/linux-headers-$k/Makefile"
+	assert_output "include $root/usr/src/linux-headers-6.12.118+deb12-common/Makefile"
+}
+
+@test "debian_headers: 6.1's packages, linux-kbuild-6.1 among them" {
+	local k=6.1.0-57-cloud-amd64 root
+	root=$T/cache/root/headers-$k
+	run -0 --separate-stderr in_debcache "debian_headers '$T/cache' $k"
+	assert_output "$root/usr/src/linux-headers-$k"
+	run -0 cat "$root/usr/src/linux-headers-$k/Makefile"
+	assert_output "include $root/usr/src/linux-headers-6.1.0-57-common/Makefile"
+	[ -f "$root/usr/lib/linux-kbuild-6.1/scripts/Makefile.build" ]
+}
+
+@test "debian_headers: a release apt does not know is one line and exit 2, nothing unpacked" {
+	run -2 --separate-stderr in_debcache "debian_headers '$T/cache' 6.12.1+deb12-nosuch"
+	assert_output ""
+	assert_equal "$stderr" "$(printf '%s\n' "FETCH   linux-headers-6.12.1+deb12-nosuch" \
+		"lib-test: apt-get download linux-headers-6.12.1+deb12-nosuch failed; see '$T/cache/deb/dl.log'")"
+	[ ! -e "$T/cache/root" ]
+}
+
 @test "words: commas and runs of spaces as one space, repeats dropped, order kept" {
 	run -0 words "x86_64,arm64-virt  x86_64 , arm-vexpress"
 	assert_output "x86_64 arm64-virt arm-vexpress"
@@ -280,4 +346,21 @@ makefile() {
 	run -0 cat "$T/err"
 	assert_output "$(printf 'one\ntwo')"
 	[ ! -e "$T/err.fifo" ]
+}
+
+@test "stage_reason: a stage's first message, or its last, without a trailing colon" {
+	printf '%s\n' '  BUILD   x86_64/gcc' 'kernel-config.sh: no config:' 'make: *** [all] Error 2' \
+		'kernel-build.sh: make failed' >"$T/err"
+	run -0 in_sh "stage_reason '$T/err' 2 kernel-build.sh"
+	assert_output "kernel-config.sh: no config"
+	run -0 in_sh "stage_reason '$T/err' 2 kernel-build.sh last"
+	assert_output "kernel-build.sh: make failed"
+}
+
+@test "stage_reason: a log with no message, or none, says the stage's exit" {
+	printf '%s\n' 'make: *** [all] Error 2' >"$T/err"
+	run -0 in_sh "stage_reason '$T/err' 1 kernel-swap.sh last"
+	assert_output "kernel-swap.sh exited 1"
+	run -0 in_sh "stage_reason '$T/none' 2 kernel-build.sh"
+	assert_output "kernel-build.sh exited 2"
 }

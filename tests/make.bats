@@ -43,7 +43,7 @@ files_under() {
 	run -0 make -C "$TOP" --no-print-directory O="$T/out" DESTDIR="$T/root" PREFIX=/usr install
 	run -0 files_under "$T/root" ! -path '*/share/kparity/*' ! -path '*/share/doc/*'
 	assert_output "$(printf '%s\n' usr/bin/kabi usr/share/bash-completion/completions/kabi \
-		usr/share/man/man1/kabi.1 | LC_ALL=C sort)"
+		usr/share/man/man1/kabi.1 usr/share/man/man1/kabi-check.1 | LC_ALL=C sort)"
 	# The overlay, Kconfig entries, series and scripts in the checkout's layout
 	run -0 files_under "$T/root/usr/share/kparity"
 	assert_output "$(git -C "$TOP" ls-files kbuild kconfig patches scripts)"
@@ -98,9 +98,11 @@ OUT
 	[ ! -e "$T/out/tools" ]
 }
 
-@test "make: the man page renders without warnings" {
+@test "make: the man pages render without warnings" {
 	need_tool groff
 	run -0 groff -man -ww -z "$TOP/Documentation/kabi.1"
+	assert_output ""
+	run -0 groff -man -ww -z "$TOP/Documentation/kabi-check.1"
 	assert_output ""
 }
 

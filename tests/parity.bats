@@ -62,9 +62,9 @@ setup() {
 @test "parity: make parity passes TARGETS, COMPILERS and TESTS through" {
 	run -0 make -C "$TOP" --no-print-directory O="$BUILD" parity TARGETS=x86_64 COMPILERS=gcc TESTS=none
 	assert_line --index $((${#lines[@]} - 1)) "parity: PASS 1 targets x 1 compilers built and booted, no incompatible layout difference; report in $BUILD/report/report.html"
-	local q1='[.targets, .compilers, .verdict, (.matrix[0].cells | map(.name)), .matrix[0].kabi, .matrix[0].cells[0].tests, .matrix[0].tests]'
+	local q1='[.targets, .compilers, .verdict, (.matrix[0].cells | map(.name)), .matrix[0].kabi, .matrix[0].cells[0].tests, .matrix[0].tests, .tests, .test_kinds]'
 	run -0 jq -c "$q1" "$R"
-	assert_output '[["x86_64"],["gcc"],"pass",["x86_64/gcc"],null,null,null]'
+	assert_output '[["x86_64"],["gcc"],"pass",["x86_64/gcc"],null,null,null,"none",[]]'
 }
 
 @test "parity: a boot that does not finish in time fails the run, which goes on" {
@@ -91,13 +91,16 @@ setup() {
 	local q3='.matrix[0] | [(.cells[] | [.name, .build.status, .boot.status]), .kabi.status, .kabi.reason]'
 	run -0 jq -c "$q3" "$R"
 	assert_output '[["x86_64/gcc","pass","pass"],["x86_64/clang-99","fail","skipped"],"skipped","a build failed"]'
+	# the kinds of tests judged, for the history: a failed cell has no results that say
+	run -0 jq -c '[.tests, .test_kinds]' "$R"
+	assert_output '["kunit",["kunit"]]'
 }
 
 @test "parity: x86_64 builds and boots with gcc and clang, layouts compatible" {
 	run -0 --separate-stderr "$TOP/scripts/parity.sh" -o "$BUILD" -t x86_64
 	assert_output "parity: PASS 1 targets x 2 compilers built and booted, no incompatible layout difference; report in $BUILD/report/report.html"
-	run -0 jq -c '[.version, .kernel, .verdict, .failures, .targets, .compilers]' "$R"
-	assert_output '[1,"linux-6.1.192","pass",[],["x86_64"],["gcc","clang"]]'
+	run -0 jq -c '[.version, .kernel, .verdict, .failures, .targets, .compilers, .tests, .test_kinds]' "$R"
+	assert_output '[1,"linux-6.1.192","pass",[],["x86_64"],["gcc","clang"],"all",["kunit","kselftest"]]'
 	local q4='.matrix[].cells[] | [.name, .build.status, .boot.status, .warnings.warnings, .warnings.errors] | @tsv'
 	run -0 jq -r "$q4" "$R"
 	assert_output "$(printf '%s\t%s\t%s\t%s\t%s\n' x86_64/gcc pass pass 0 0 x86_64/clang pass pass 0 0)"

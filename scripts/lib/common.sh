@@ -54,6 +54,23 @@ run_logged() {
 	fi
 }
 
+# stage_reason LOG RC NAME [last]
+# Usage: reason=$(stage_reason "$cells/$t.swap.err" "$rc" kernel-swap.sh last)
+# Why a stage that exited RC failed, for a report: the first (with last,
+# the last) "SCRIPT.sh: ..." message in LOG, the stage's or one it ran;
+# "NAME exited RC" when there is none.
+stage_reason() {
+	local r
+
+	if [ "${4:-}" = last ]; then
+		r=$(grep '^[a-z0-9_-]*\.sh: ' "$1" 2>/dev/null | tail -n 1) || :
+	else
+		r=$(grep -m 1 '^[a-z0-9_-]*\.sh: ' "$1" 2>/dev/null) || :
+	fi
+	r=${r%:}
+	printf '%s\n' "${r:-$3 exited $2}"
+}
+
 # fmt_time SECONDS
 # Usage: took=$(fmt_time 133)
 # Prints a duration as 2m13s, or 9s under a minute.
@@ -111,6 +128,19 @@ tree_version() {
 				exit 1
 			print v "." p "." s
 		}' "$1/Makefile"
+}
+
+# report_file BUILDDIR OUT NAME
+# Usage: out=$(report_file "$abuild" "$out" codegen.json) || exit
+# Prints OUT made absolute, or BUILDDIR/report/NAME when OUT is empty
+# (creating BUILDDIR/report); one line and exit 2 when neither can be.
+report_file() {
+	if [ -z "$2" ]; then
+		mkdir -p "$1/report" || die "cannot create '$1/report'"
+		echo "$1/report/$3"
+		return 0
+	fi
+	abspath "$2" || die "cannot write '$2': no such directory"
 }
 
 # abspath PATH

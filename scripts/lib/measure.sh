@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# measure.sh - timing commands under GNU time for the benchmarks, and
-# reading the rows back; sourced, not run. The caller sets TIME (GNU
-# time's path), work (a scratch directory) and results (the file of rows,
-# one "TAG status wall cpu rss_kb" a run), and sources common.sh first
-# (median).
+# measure.sh - timing commands under GNU time for the benchmarks,
+# reading the rows back, and the numbers of a table; sourced, not run.
+# The caller sets TIME (GNU time's path), work (a scratch directory) and
+# results (the file of rows, one "TAG status wall cpu rss_kb" a run), and
+# sources common.sh first (median).
 
 # shellcheck disable=SC3043,SC2154 # every /bin/sh kparity runs on has 'local'; the caller sets work and results
 # shellcheck shell=sh
@@ -62,5 +62,28 @@ result() {
 			echo "exit $st"
 		fi
 		;;
+	esac
+}
+
+# ratio A B: A / B to three places, or - when either is missing
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "-"; else printf "%.3f\n", a / b }'
+}
+
+# le A B: A <= B (numbers)
+le() {
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && a != "-" && a + 0 <= b + 0) }'
+}
+
+# mb KB: KB in MB, rounded, or - when it is missing
+mb() {
+	awk -v k="$1" 'BEGIN { if (k == "") print "-"; else printf "%.0f", k / 1024 }'
+}
+
+# jnum V: V, or null when it is empty or "-"
+jnum() {
+	case "$1" in
+	'' | -) echo null ;;
+	*) echo "$1" ;;
 	esac
 }
