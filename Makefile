@@ -197,13 +197,14 @@ series-survey:
 	$(Q)scripts/series-survey.sh -o $(O) $(if $(PHASE),-p '$(PHASE)') $(if $(COMPILERS),-c '$(COMPILERS)')
 
 # Replay a GCC kernel build through Clang's diagnostics (Documentation/diagnose.md).
-# CELL=TARGET-gcc   a cell of $(O)/kernel/ (default: every parity GCC cell built)
+# CELL=TARGET-gcc   a parity cell of the run's tree, KERNEL= (default: every
+#                   GCC cell of it built)
 # BUILD_DIR=DIR     any GCC kernel build directory instead
 # W=1|2|12          the kernel's extra warning levels; LLVM=-N picks the clang
 # A=, B=            the two diagnose.json files diagnose-diff compares
 .PHONY: diagnose diagnose-diff
 diagnose: deps-parity
-	$(Q)scripts/diagnose.sh -O '$(O)' $(if $(W),-W '$(W)') $(if $(BUILD_DIR),'$(BUILD_DIR)',$(if $(CELL),'$(O)/kernel/$(CELL)'))
+	$(Q)scripts/diagnose.sh -O '$(O)' $(if $(W),-W '$(W)') $(if $(BUILD_DIR),'$(BUILD_DIR)',$(if $(CELL),-C '$(CELL)'))
 
 diagnose-diff:
 	$(Q)scripts/diagnose-diff.sh '$(A)' '$(B)'

@@ -33,14 +33,15 @@ LIB="$TOPDIR/scripts/diagnose"
 usage() {
 	cat <<USAGE
 usage: $PROG [-O ROOT] [-o OUTDIR] [-c clang|clang-N] [-W LEVEL] [-j N] [-s SRCDIR] [-l LOG]
-       [BUILD_DIR...]
-Replay each GCC kernel build BUILD_DIR (default: the parity GCC cells under
-ROOT/kernel/) through clang -fsyntax-only and report what only Clang, only
-GCC, or both say.
+       [-C CELL | BUILD_DIR...]
+Replay each GCC kernel build BUILD_DIR (default: the parity GCC cells of
+the run's kernel tree, KERNEL=) through clang -fsyntax-only and report
+what only Clang, only GCC, or both say.
   -O ROOT    kparity's build directory (default: build)
+  -C CELL    the parity cell CELL (x86_64-gcc) of the run's kernel tree
   -o OUTDIR  where the replay and its report go, for one BUILD_DIR
-             (default: ROOT/diagnose/CELL-CLANG[-wLEVEL], CELL being
-             BUILD_DIR's name)
+             (default: the tree's diagnose/CELL-CLANG[-wLEVEL] under ROOT,
+             CELL being BUILD_DIR's name)
   -c CLANG   clang (the one LLVM=1|-N|DIR/ names, default) or clang-N
   -W LEVEL   the kernel's W= warning level: empty (the build's own), 1, 2
              or 12
@@ -316,7 +317,7 @@ diagnose_one() {
 	[ -n "$srcdir" ] || srcdir=$(readlink -f "$bdir/source" 2>/dev/null) ||
 		die "'$b' has no 'source' link to its kernel tree; name the tree with -s"
 	[ -f "$srcdir/Makefile" ] || die "'$srcdir' is not a kernel tree (no Makefile)"
-	[ -n "$out" ] || out="$root/diagnose/$(basename "$bdir")-$cc_suffix${wlevel:+-w$wlevel}"
+	[ -n "$out" ] || out="$(tree_root "$root")/diagnose/$(basename "$bdir")-$cc_suffix${wlevel:+-w$wlevel}"
 	mkdir -p "$out" || die "cannot create '$out'"
 	out=$(cd "$out" && pwd)
 
@@ -333,7 +334,7 @@ diagnose_one() {
 	jq -r --arg report "$out/diagnose.html" -L "$LIB" -f "$LIB/diagnose-line.jq" "$out/diagnose.json"
 }
 
-# default_cells: the parity GCC cells built under ROOT/kernel/
+# default_cells: the parity GCC cells of the run's tree built under ROOT
 default_cells() {
 	local t
 
@@ -345,15 +346,16 @@ default_cells() {
 }
 
 main() {
-	local opt out="" b cells compiler=clang
+	local opt out="" b cells compiler=clang cell=""
 
 	jobs=$(nproc)
 	opt_src=""
 	opt_log=""
 	wlevel=""
 	root=build
-	while getopts c:hj:l:o:O:s:W: opt; do
+	while getopts C:c:hj:l:o:O:s:W: opt; do
 		case "$opt" in
+		C) cell="$OPTARG" ;;
 		c) compiler="$OPTARG" ;;
 		j) jobs="$OPTARG" ;;
 		l) opt_log="$OPTARG" ;;
@@ -366,6 +368,14 @@ main() {
 		esac
 	done
 	shift $((OPTIND - 1))
+	if [ -n "$cell" ]; then
+		[ $# -eq 0 ] || die "-C names the cell to replay; no BUILD_DIR with it"
+		case "$cell" in
+		'' | */* | .*) die "-C takes a cell's name (x86_64-gcc), not '$cell'" ;;
+		esac
+		set -- "$(tree_root "$root")/kernel/$cell"
+		[ -d "$1" ] || die "no cell '$cell' in '$(tree_root "$root")/kernel' (make parity first)"
+	fi
 	[ $# -le 1 ] || [ -z "$out" ] || die "-o names the output of one build directory, not $#"
 	[ $# -le 1 ] || [ -z "$opt_log" ] || die "-l names the log of one build directory, not $#"
 	[ -z "$opt_log" ] || [ -f "$opt_log" ] || die "no GCC log '$opt_log'"

@@ -60,6 +60,30 @@ fake_build() {
 	assert_equal "$stderr" "diagnose.sh: unit source '$BATS_TEST_TMPDIR/b.src/a.c' is gone (1 of 1 units; the tree changed since the build)"
 }
 
+@test "diagnose: -C is a cell of the run's tree, KERNEL's own; a missing one is one line" {
+	local T=$BATS_TEST_TMPDIR
+	run -2 --separate-stderr "$D" -O "$T" -C x86_64-gcc
+	assert_equal "$stderr" "diagnose.sh: no cell 'x86_64-gcc' in '$T/kernel' (make parity first)"
+	KERNEL=6.12 run -2 --separate-stderr "$D" -O "$T" -C x86_64-gcc
+	assert_equal "$stderr" "diagnose.sh: no cell 'x86_64-gcc' in '$T/6.12/kernel' (make parity first)"
+	run -2 --separate-stderr "$D" -O "$T" -C ../kernel/x86_64-gcc
+	assert_equal "$stderr" "diagnose.sh: -C takes a cell's name (x86_64-gcc), not '../kernel/x86_64-gcc'"
+	run -2 --separate-stderr "$D" -O "$T" -C x86_64-gcc "$T/b"
+	assert_equal "$stderr" "diagnose.sh: -C names the cell to replay; no BUILD_DIR with it"
+}
+
+@test "diagnose: a 6.12 cell is replayed into 6.12's own diagnose directory" {
+	local T=$BATS_TEST_TMPDIR
+	need_tool clang-19
+	fake_build "$T/6.12/kernel/x86_64-gcc"
+	rm "$T/6.12/kernel/x86_64-gcc.src/a.c"
+	KERNEL=6.12 run -2 --separate-stderr "$D" -c clang-19 -O "$T" -C x86_64-gcc
+	assert_equal "$stderr" "diagnose.sh: unit source '$T/6.12/kernel/x86_64-gcc.src/a.c' is gone (1 of 1 units; the tree changed since the build)"
+	run -0 ls "$T/6.12/diagnose"
+	assert_output x86_64-gcc-clang-19
+	assert [ ! -e "$T/diagnose" ]
+}
+
 @test "diagnose: a stale compile_commands.json is generated afresh, and says so" {
 	need_tool clang-19
 	fake_build "$BATS_TEST_TMPDIR/b"
