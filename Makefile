@@ -52,7 +52,7 @@ cmd = @$(if $($(quiet)cmd_$(1)),echo '  $($(quiet)cmd_$(1))';) $(cmd_$(1))
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all check parity fuzz install clean help deps-build deps-check deps-parity kabi-asan
+.PHONY: all check parity fuzz install clean help deps-build deps-check deps-check-full deps-parity kabi-asan
 
 objdir  := $(O)/tools/kabi
 ifeq ($(SANITIZE),1)
@@ -104,8 +104,12 @@ deps-build:
 deps-check:
 	$(Q)COMPILERS=all scripts/deps.sh build check kernel parity bench compilers
 
+# check-full builds every target, so it installs what each needs.
+deps-check-full:
+	$(Q)COMPILERS=all TARGETS=all scripts/deps.sh build check kernel parity bench compilers
+
 deps-parity:
-	$(Q)COMPILERS='$(COMPILERS)' scripts/deps.sh build kernel parity $(if $(COMPILERS),compilers)
+	$(Q)COMPILERS='$(COMPILERS)' TARGETS='$(TARGETS)' scripts/deps.sh build kernel parity $(if $(COMPILERS),compilers)
 
 check: deps-check
 	$(Q)$(MAKE) --no-print-directory O=$(O) all kabi-asan
@@ -114,7 +118,7 @@ check: deps-check
 # check-full runs what costs more kernels than the default suite may
 # build: every target's cells, booted (Documentation/testing.md).
 .PHONY: check-full
-check-full: deps-check
+check-full: deps-check-full
 	$(Q)$(MAKE) --no-print-directory O=$(O) all kabi-asan
 	$(Q)scripts/run-tests.sh -o $(O) tests/full/*.bats
 
@@ -286,6 +290,7 @@ install|install kabi, the overlay, the series and the scripts under $$(DESTDIR)$
 clean|remove tool builds (kernel builds under $$(O)/kernel stay)
 deps-build|install what building kabi needs
 deps-check|install what the tests need
+deps-check-full|install what check-full needs: every target's packages too
 deps-parity|install what the parity run needs
 kabi-asan|build kabi with ASan and UBSan beside the normal build
 help|this list

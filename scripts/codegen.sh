@@ -128,7 +128,7 @@ main() {
 	shift $((OPTIND - 1))
 	[ "$#" -eq 0 ] || { usage >&2; exit 2; }
 	is_positive "$top" || die "-n needs a positive number, not '$top'"
-	[ -n "$targets" ] || targets=$(known_targets)
+	[ -n "$targets" ] || targets=$(default_targets)
 	for t in $targets; do
 		"$TOPDIR/scripts/target-check.sh" -p "$PROG" "$t" >/dev/null || exit 2
 	done

@@ -27,7 +27,8 @@ PKGS_check="bats bats-assert bats-support jq sqlite3 python3-jsonschema valgrind
 # and the source package of the run's kernel tree (tree_packages)
 PKGS_kernel="xz-utils flex bison bc libssl-dev cpio kmod python3 ccache libncurses-dev"
 PKGS_bench="dwarves abigail-tools time coreutils binutils dpkg apt bpftool jq"
-PKGS_parity="quilt jq sqlite3 coreutils qemu-system-x86 qemu-system-arm gcc-arm-linux-gnueabi gcc-aarch64-linux-gnu clang clang-19 lld lld-19 llvm llvm-19 libc6-dev-armel-cross libc6-dev-arm64-cross rsync genext2fs"
+# and each target's own (targets_pkgs)
+PKGS_parity="quilt jq sqlite3 coreutils clang clang-19 lld lld-19 llvm llvm-19 rsync genext2fs"
 
 # The Debian source packages a group's job fetches itself (their upstream
 # tarball, into the cache: scripts/lib/debcache.sh's deb_orig); apt needs a
@@ -42,23 +43,28 @@ usage() {
 usage: $PROG [--check] [--list] GROUP...
 Install the Debian packages of each GROUP that are not installed yet.
 Groups: $DEP_GROUPS
+  parity     what make parity needs, with what each target of TARGETS
+             needs (names as make parity takes them, all for every one;
+             default: the targets of a run that names none)
   compilers  the compilers of COMPILERS (default: all, the version matrix;
              names as in scripts/targets/compilers.list), with their cross
-             packages for every target
+             packages for every target of TARGETS
   --check  install nothing; exit 1 and name what is missing
   --list   print the packages of the groups, one per line
 USAGE
 }
 
 group_pkgs() {
+	local t
+
 	case "$1" in
 	build) echo "$PKGS_build" ;;
 	check) echo "$PKGS_check $(tree_packages all)" ;;
 	kernel) echo "$PKGS_kernel $(tree_packages)" ;;
-	parity) echo "$PKGS_parity" ;;
+	parity) t=$(targets_pkgs) || return 1; echo "$PKGS_parity $t" ;;
 	bench) echo "$PKGS_bench" ;;
 	compilers) compilers_pkgs "${COMPILERS:-all}" ;;
-	all) echo "$PKGS_build $PKGS_check $PKGS_kernel $(tree_packages all) $PKGS_parity $PKGS_bench $(compilers_pkgs all)" ;;
+	all) echo "$PKGS_build $PKGS_check $PKGS_kernel $(tree_packages all) $PKGS_parity $(TARGETS=all targets_pkgs) $PKGS_bench $(TARGETS=all compilers_pkgs all)" ;;
 	*) return 1 ;;
 	esac
 }
@@ -83,16 +89,49 @@ tree_packages() {
 }
 
 # compilers_pkgs LIST: the packages of the compilers of LIST (as COMPILERS
-# takes it) for every target, on one line.
+# takes it) for every target of the job (run_targets) that may have them,
+# on one line.
 compilers_pkgs() {
-	local c t words
+	local c t words targets
 
 	words=$(compiler_words "$1") || exit 2
+	targets=$(run_targets) || exit 2
 	for c in $words; do
-		for t in $(known_targets); do
+		for t in $targets; do
 			load_target "$t"
-			compiler_packages "$c" "$t_cross"
+			target_skip "$c" >/dev/null || compiler_packages "$c" "$t_cross"
 		done
+	done | sort -u | tr '\n' ' '
+}
+
+# run_targets: the job's targets: TARGETS as make parity takes it (all
+# for every one), else the default ones; exit 2 on an unknown one
+run_targets() {
+	local ts t
+
+	if [ -n "${TARGETS:-}" ]; then
+		ts=$(target_words "$TARGETS")
+	else
+		ts=$(default_targets)
+	fi
+	for t in $ts; do
+		"$TOPDIR/scripts/target-check.sh" -p "$PROG" "$t" >/dev/null || exit 2
+	done
+	printf '%s\n' "$ts"
+}
+
+# targets_pkgs: what the job's targets need, on one line: each one's
+# PACKAGES, and GCC and Clang for it
+targets_pkgs() {
+	local t targets
+
+	targets=$(run_targets) || exit 2
+	for t in $targets; do
+		load_target "$t"
+		# shellcheck disable=SC2086 # one word per package
+		printf '%s\n' $t_packages
+		compiler_packages gcc "$t_cross"
+		compiler_packages clang "$t_cross"
 	done | sort -u | tr '\n' ' '
 }
 
@@ -154,7 +193,7 @@ main() {
 			*" $arg "*) ;;
 			*) die "unknown group '$arg' (known: $DEP_GROUPS)" ;;
 			esac
-			# the compilers group has said why it failed
+			# the compilers and parity groups have said why they failed
 			pkgs=$(group_pkgs "$arg") || exit 2
 			wanted="$wanted $pkgs"
 			srcs="$srcs $(group_srcs "$arg")"

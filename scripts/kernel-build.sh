@@ -82,7 +82,7 @@ USAGE
 # build's name) for COMPILER with the caller's LLVM, and export the make
 # variables for COMPILER (and only those).
 setup_compiler() {
-	compiler_select "$1"
+	cell_select "$1"
 	unset CC LD LLVM LLVM_IAS HOSTCC HOSTCXX CROSS_COMPILE
 	[ -z "$cc_cross" ] || { CROSS_COMPILE="$cc_cross"; export CROSS_COMPILE; }
 	[ -z "$cc_llvm" ] || { LLVM="$cc_llvm"; export LLVM; }

@@ -44,8 +44,9 @@ usage: $PROG [-o BUILDDIR] [-t TARGETS] [-c COMPILERS] [-T SECONDS] [-k TESTS] [
 Build, boot and compare every target with every compiler; write the report
 to BUILDDIR/report/.
   -o BUILDDIR   where build products and the report go (default: build)
-  -t TARGETS    targets, separated by spaces or commas
-                (default: all of $(known_targets))
+  -t TARGETS    targets, separated by spaces or commas, of:
+                $(known_targets)
+                or all for every one (default: $(default_targets))
   -c COMPILERS  compilers, separated by spaces or commas, of:
                 $(known_compilers)
                 or all for $(known_compilers all)
@@ -219,7 +220,7 @@ compare_target() {
 
 	: >"$cells/$target.ref.list"
 	: >"$cells/$target.version.list"
-	matrix_pairs "$compilers" "$aliases" >"$cells/$target.pairs"
+	matrix_pairs "$(target_compilers "$target" "$compilers")" "$aliases" >"$cells/$target.pairs"
 	while read -r old new kind; do
 		f="$cells/$target.$old.$new.kabi.json"
 		"$TOPDIR/scripts/kernel-diff.sh" -o "$build" -t "$target" -k "$kind" \
@@ -249,7 +250,7 @@ swap_target() {
 	*) echo null >"$out"; return 0 ;;
 	esac
 	logged "$cells/$1.swap.err" "$TOPDIR/scripts/kernel-swap.sh" -o "$build" -t "$1" \
-		-r "$(matrix_reference "$compilers")" -c "$compilers" -T "$limit" \
+		-r "$(matrix_reference "$compilers")" -c "$(target_compilers "$1" "$compilers")" -T "$limit" \
 		-O "$cells/$1.pairs.json" "$cells" || rc=$?
 	if [ "$rc" -eq 0 ]; then
 		jq '{status: "pass", reason: null} + .' "$cells/$1.pairs.json" >"$out"
@@ -267,7 +268,7 @@ assemble() {
 
 	for target in $targets; do
 		set --
-		for compiler in $compilers; do
+		for compiler in $(target_compilers "$target" "$compilers"); do
 			set -- "$@" "$cells/$target-$compiler.json"
 		done
 		jq -s --arg target "$target" --slurpfile kabi "$cells/$target.kabi.json" \
@@ -284,17 +285,23 @@ assemble() {
 		set -- "$@" "$cells/$target.target.json"
 	done
 	jq -s -f "$TOPDIR/scripts/parity/parity-failures.jq" "$@" >"$cells/failures.json"
+	for target in $targets; do
+		cat "$cells/$target.skipped"
+	done |
+		jq -R -s 'split("\n") | map(select(. != "") | split("\t")
+			| {target: .[0], compiler: .[1], reason: .[2]})' >"$cells/skipped.json"
 	jq -s --arg kernel "$kernel" --arg build "$build" \
 		--arg targets "$targets" --arg compilers "$compilers" \
 		--arg reference "$(matrix_reference "$compilers")" --arg aliases "$aliases" \
 		--arg tests "$tests" --arg kinds "$kinds" \
-		--slurpfile f "$cells/failures.json" '
+		--slurpfile f "$cells/failures.json" --slurpfile sk "$cells/skipped.json" '
 		{version: 1, kernel: $kernel, builddir: $build,
 		 tests: $tests, test_kinds: ($kinds | split(" ") | map(select(. != ""))),
 		 compilers: ($compilers | split(" ")),
 		 aliases: ($aliases | split(" ") | map(select(. != "") | split("=") | {(.[0]): .[1]}) | add // {}),
 		 reference: $reference,
 		 targets: ($targets | split(" ")),
+		 skipped: $sk[0],
 		 failures: $f[0].failures,
 		 findings: $f[0].findings,
 		 verdict: (if ($f[0].failures | length) == 0 then "pass" else "fail" end),
@@ -325,7 +332,23 @@ interrupted() {
 	exit 130
 }
 
-# check_lists: validate $targets and $compilers; exit 2 on an unknown one.
+# skip_cells TARGET: a SKIP line for each compiler of the run that TARGET
+# cannot have (target_skip), and its line in $cells/TARGET.skipped:
+# TARGET, the compiler and why, separated by tabs.
+skip_cells() {
+	local c why
+
+	load_target "$1"
+	: >"$cells/$1.skipped"
+	for c in $compilers; do
+		why=$(target_skip "$c") || continue
+		step SKIP "$1/$c  $why"
+		printf '%s\t%s\t%s\n' "$1" "$c" "$why" >>"$cells/$1.skipped"
+	done
+}
+
+# check_lists: validate $targets and $compilers; exit 2 on an unknown one,
+# or a target none of the compilers can build.
 check_lists() {
 	local t
 
@@ -338,6 +361,10 @@ check_lists() {
 	aliases="$m_aliases"
 	[ -n "$targets" ] || die "no targets (known: $(known_targets))"
 	[ -n "$compilers" ] || die "no compilers (known: $(known_compilers))"
+	for t in $targets; do
+		[ -n "$(target_compilers "$t" "$compilers")" ] ||
+			die "no compiler of the run can build $t: $(load_target "$t" && target_skip "${compilers%% *}")"
+	done
 	case " $KNOWN_TESTS " in
 	*" $tests "*) ;;
 	*) die "unknown TESTS '$tests' (known: $KNOWN_TESTS)" ;;
@@ -365,7 +392,7 @@ main() {
 		k) tests="$OPTARG" ;;
 		c) compilers="$OPTARG" ;;
 		o) build="$OPTARG" ;;
-		t) targets=$(words "$OPTARG") ;;
+		t) targets=$(target_words "$OPTARG") ;;
 		T) limit="$OPTARG" ;;
 		h) usage; exit 0 ;;
 		*) usage >&2; exit 2 ;;
@@ -374,7 +401,7 @@ main() {
 	shift $((OPTIND - 1))
 	[ "$#" -eq 0 ] || { usage >&2; exit 2; }
 	[ -z "$jobs" ] || is_positive "$jobs" || die "-j needs a positive number, not '$jobs'"
-	[ -n "$targets" ] || targets=$(known_targets)
+	[ -n "$targets" ] || targets=$(default_targets)
 	[ -n "$compilers" ] || compilers="gcc clang"
 	check_lists
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" jq timeout flock || exit 2
@@ -399,7 +426,8 @@ main() {
 	mkdir -p "$cells"
 
 	for target in $targets; do
-		for compiler in $compilers; do
+		skip_cells "$target"
+		for compiler in $(target_compilers "$target" "$compilers"); do
 			# each cell boots the user space its own compiler built
 			initrd=""
 			if "$TOPDIR/scripts/initramfs.sh" -o "$build" -t "$target" -c "$compiler" >/dev/null; then

@@ -10,8 +10,9 @@
 # of which must reach .config, and compiled by the cell's own compiler
 # through ccache, linked static against the target's glibc: the cross
 # GCC's own, or for Clang the same files found through --target, linked by
-# lld. A stamp of the inputs makes a re-run free; the binary is written
-# under a temporary name and renamed.
+# lld (or GNU ld where the target needs a newer lld: user_ld). A stamp of
+# the inputs makes a re-run free; the binary is written under a temporary
+# name and renamed.
 #
 # Exit: 0 ok, 1 the build failed, 2 trouble (usage, target, compiler,
 # tools, download).
@@ -78,10 +79,10 @@ libc() {
 	die "$cc_bin finds no static C library (libc.a) for $t_name; the cross GCC packages bring it (scripts/deps.sh parity)"
 }
 
-# ldflags: the cell's link flags: static, and lld for Clang
+# ldflags: the cell's link flags: static, by user_ld's linker
 ldflags() {
 	if [ -n "$cc_llvm" ]; then
-		echo "-static -fuse-ld=lld"
+		echo "-static -fuse-ld=$(user_ld)"
 	else
 		echo "-static"
 	fi

@@ -27,7 +27,7 @@ fake_llvm() {
 
 @test "known_targets: the target files' names on one line" {
 	run -0 in_sh known_targets
-	assert_output "arm-vexpress arm64-virt x86_64"
+	assert_output "arm-vexpress arm64-virt i386 mips-malta riscv64-virt x86_64"
 }
 
 @test "load_target: every key of a target, as t_* variables" {
@@ -38,6 +38,35 @@ fake_llvm() {
 		'arm-vexpress.config debug-info.config kunit.config' 'vexpress_defconfig multi_v7_defconfig' \
 		arch/arm/boot/zImage arch/arm/boot/dts/vexpress-v2p-ca9.dtb qemu-system-arm \
 		vexpress-a9 '[]' 256M ttyAMA0 '[]')"
+}
+
+@test "default_targets: every target but those whose file says DEFAULT=n" {
+	run -0 in_sh default_targets
+	assert_output "arm-vexpress arm64-virt x86_64"
+}
+
+@test "load_target: a target's packages, missing compilers, lld floor and DEFAULT" {
+	run -0 in_sh 'load_target riscv64-virt; printf "%s\n" "$t_packages" "$t_no_compilers" "$t_lld_min" "$t_default"; \
+		load_target x86_64; printf "%s\n" "$t_packages" "[$t_no_compilers]" "[$t_lld_min]" "$t_default"'
+	assert_output "$(printf '%s\n' 'qemu-system-misc libc6-dev-riscv64-cross' gcc-11 15 n \
+		qemu-system-x86 '[]' '[]' y)"
+}
+
+@test "target_words: all is every target, commas are spaces, repeats go" {
+	run -0 in_sh 'target_words "x86_64,all riscv64-virt"'
+	assert_output "x86_64 arm-vexpress arm64-virt i386 mips-malta riscv64-virt"
+}
+
+@test "target_skip: a compiler of NO_COMPILERS says why, another is no skip" {
+	run -0 in_sh 'load_target riscv64-virt; target_skip gcc-11'
+	assert_output "Debian has no gcc-11 for riscv (NO_COMPILERS in riscv64-virt.target)"
+	run -1 in_sh 'load_target riscv64-virt; target_skip gcc'
+	assert_output ""
+}
+
+@test "target_compilers: the run's compilers a target may have, in order" {
+	run -0 in_sh 'target_compilers riscv64-virt "gcc-11 clang gcc"; target_compilers x86_64 "gcc-11 clang gcc"'
+	assert_output "$(printf '%s\n' 'clang gcc' 'gcc-11 clang gcc')"
 }
 
 @test "load_target: SRCARCH where the kernel's directory is not ARCH" {
@@ -58,7 +87,7 @@ fake_llvm() {
 @test "load_target: an unknown target exits 2 with the known ones" {
 	run -2 --separate-stderr in_sh 'load_target sparc; echo after'
 	assert_output ""
-	assert_equal "$stderr" "lib-test: unknown target 'sparc' (known: arm-vexpress arm64-virt x86_64)"
+	assert_equal "$stderr" "lib-test: unknown target 'sparc' (known: arm-vexpress arm64-virt i386 mips-malta riscv64-virt x86_64)"
 }
 
 @test "compiler_select: gcc takes the target's cross prefix" {

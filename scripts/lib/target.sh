@@ -19,7 +19,7 @@
 # The keys a target file must set, and those it may set; scripts/target-check.sh
 # checks them and documents each.
 TARGET_REQUIRED="ARCH BASE_CONFIG FRAGMENTS IMAGE QEMU QEMU_MACHINE CONSOLE"
-TARGET_OPTIONAL="SRCARCH CROSS_COMPILE DEFCONFIGS DTB QEMU_CPU QEMU_MEMORY APPEND DISK DISK_DEV"
+TARGET_OPTIONAL="SRCARCH CROSS_COMPILE DEFCONFIGS DTB QEMU_CPU QEMU_MEMORY APPEND DISK DISK_DEV PACKAGES NO_COMPILERS LLD_MIN DEFAULT"
 # A host target, scripts/targets/host/NAME.target, runs as a process of the
 # host (User-Mode Linux), not under QEMU: it has no QEMU keys, and is not
 # among known_targets, so that no matrix takes it unasked.
@@ -33,13 +33,57 @@ known_targets() {
 	"$TOPDIR/scripts/target-check.sh" -l | tr '\n' ' ' | sed 's/ $//'
 }
 
+# default_targets
+# Usage: [ -n "$targets" ] || targets=$(default_targets)
+# Prints, like known_targets, the targets a run that names none takes:
+# every one whose file does not say DEFAULT=n.
+default_targets() {
+	local t out=""
+
+	for t in $(known_targets); do
+		(load_target "$t" && [ "$t_default" != n ]) || continue
+		out="$out $t"
+	done
+	printf '%s\n' "${out# }"
+}
+
+# target_words LIST
+# Usage: targets=$(target_words "$TARGETS")
+# Prints LIST (names separated by spaces or commas) on one line, 'all'
+# replaced by every known target, repeats dropped, order kept. The names
+# themselves are checked by load_target.
+target_words() {
+	local t out=""
+
+	for t in $(printf '%s\n' "$1" | tr ',' ' '); do
+		[ "$t" != all ] || t=$(known_targets)
+		out="$out $t"
+	done
+	printf '%s\n' "$out" | tr -s ' ' '\n' | awk 'NF && !seen[$0]++' | paste -s -d ' ' -
+}
+
+# target_skip COMPILER
+# Usage: load_target "$t"; if why=$(target_skip gcc-11); then ...
+# Prints why the loaded target has no cell of COMPILER and succeeds, or
+# fails when it may have one: Debian ships no such cross compiler for it
+# (the target's NO_COMPILERS).
+target_skip() {
+	case " $t_no_compilers " in
+	*" $1 "*)
+		printf 'Debian has no %s for %s (NO_COMPILERS in %s.target)\n' "$1" "$t_arch" "$t_name"
+		return 0
+		;;
+	esac
+	return 1
+}
+
 # load_target NAME
 # Usage: load_target "$target"
 # Checks scripts/targets/NAME.target and sets t_name and one t_* variable
 # per key, in lower case (t_arch, t_cross for CROSS_COMPILE, t_base for
 # BASE_CONFIG, t_qemu_machine, ...): an optional key that is not set is
-# empty, but t_srcarch defaults to t_arch. t_host is 1 for a host target
-# (its QEMU keys empty), else empty. t_fragments ends with the
+# empty, but t_srcarch defaults to t_arch and t_default to y. t_host is 1
+# for a host target (its QEMU keys empty), else empty. t_fragments ends with the
 # FRAGMENTS of the run's kernel tree (tree_name), when it has a data file:
 # what only that tree offers, for every target. The keys themselves are
 # left unset, so that none leaks into a make run. Exits 2 (target.sh has
@@ -73,6 +117,10 @@ load_target() {
 	t_append="${APPEND:-}"
 	t_disk="${DISK:-}"
 	t_disk_dev="${DISK_DEV:-}"
+	t_packages="${PACKAGES:-}"
+	t_no_compilers="${NO_COMPILERS:-}"
+	t_lld_min="${LLD_MIN:-}"
+	t_default="${DEFAULT:-y}"
 	# shellcheck disable=SC2086 # one word per key
 	unset $TARGET_REQUIRED $TARGET_OPTIONAL
 	! tree_known || t_fragments="$t_fragments$(load_tree "$(tree_name)" && printf '%s' "${k_fragments:+ $k_fragments}")"
@@ -145,6 +193,20 @@ compiler_packages() {
 			}
 			print p
 		} }'
+}
+
+# target_compilers TARGET COMPILERS
+# Usage: for c in $(target_compilers "$target" "$compilers"); do ...
+# Prints the names of COMPILERS that TARGET may have a cell of (those
+# target_skip lets through), in their order, on one line.
+target_compilers() {
+	local c out=""
+
+	load_target "$1"
+	for c in $2; do
+		target_skip "$c" >/dev/null || out="$out $c"
+	done
+	printf '%s\n' "${out# }"
 }
 
 # compiler_select COMPILER
@@ -394,6 +456,26 @@ cell_dir() {
 	printf '%s/%s/%s-%s\n' "$root" "${2:-kernel}" "$t_name" "$cc_suffix"
 }
 
+# user_ld
+# Usage: load_target "$t"; compiler_select "$c"; ld=$(user_ld)
+# Prints the -fuse-ld= linker of the selected cell's static user space
+# (toybox, the kselftests): lld for Clang, unless the target needs a
+# newer lld than the cell's (its LLD_MIN: riscv64's static glibc has
+# R_RISCV_ALIGN relocations, which lld links from 15 on), when it is the
+# cross GNU ld (bfd), as for GCC.
+user_ld() {
+	local v
+
+	[ -n "$cc_llvm" ] || { echo bfd; return 0; }
+	[ -n "$t_lld_min" ] || { echo lld; return 0; }
+	v=$("$ld_bin" --version | sed -n 's/^[^0-9]*\([0-9][0-9]*\)\..*/\1/p' | head -n 1)
+	if [ -n "$v" ] && [ "$v" -ge "$t_lld_min" ]; then
+		echo lld
+	else
+		echo bfd
+	fi
+}
+
 # cell_built KERNELDIR
 # Usage: cell_built "$(cell_dir "$builddir")" || echo "no kernel"
 # Succeeds when the last build in KERNELDIR (a cell_dir) succeeded:
@@ -406,9 +488,9 @@ cell_built() {
 # Usage: main() { local builddir target compiler; cell_opts "$@"; ... }
 # Parses the options every per-cell script takes, -o BUILDDIR -t TARGET
 # [-c COMPILER] (default gcc) and -h, into the caller's builddir, target
-# and compiler, then loads the target and selects the compiler. -h prints
-# the caller's usage() and exits 0; anything else wrong, usage() on
-# stderr and exit 2.
+# and compiler, then loads the target and selects the compiler
+# (cell_select). -h prints the caller's usage() and exits 0; anything else
+# wrong, usage() on stderr and exit 2.
 cell_opts() {
 	local opt
 
@@ -429,7 +511,18 @@ cell_opts() {
 		exit 2
 	fi
 	load_target "$target"
-	compiler_select "$compiler"
+	cell_select "$compiler"
+}
+
+# cell_select COMPILER
+# Usage: load_target "$target"; cell_select "$compiler"
+# compiler_select for a cell of the loaded target: dies (one line, exit
+# 2) when the target cannot have a cell of COMPILER (target_skip).
+cell_select() {
+	local why
+
+	compiler_select "$1"
+	! why=$(target_skip "$1") || die "no $t_name/$cc_suffix cell: $why"
 }
 
 # kselftest_programs TARGET

@@ -41,6 +41,9 @@ layout_css,
 	+ (if (.failures | length) > 0 then " &mdash; \(.failures | length) failures" else "" end) + "</p>",
 (if (.failures | length) > 0 then
 	"<ul>" + ([.failures[] | "<li>\(@html)</li>"] | join("")) + "</ul>" else empty end),
+(if ((.skipped // []) | length) > 0 then
+	"<h2>Not built</h2><ul>" + ([.skipped[] | "<li>\("\(.target)/\(.compiler): \(.reason)" | @html)</li>"] | join("")) + "</ul>"
+ else empty end),
 (if is_matrix then matrix_html else
 	"<table class=\"matrix\"><tr><th>target</th>"
 	+ ([.compilers[] | "<th>\(@html)</th>"] | join("")) + "<th>kabi (gcc vs clang)</th></tr>",

@@ -25,6 +25,8 @@ include "report-history";
 	"" end),
 (if (.failures | length) > 0 then
 	("## Failures", "", (.failures[] | "- \(.)"), "") else empty end),
+(if ((.skipped // []) | length) > 0 then
+	("## Not built", "", (.skipped[] | "- \(.target)/\(.compiler): \(.reason)"), "") else empty end),
 tests_overview_md,
 (.matrix[] | . as $t |
 	"## \(.name)",
