@@ -44,19 +44,27 @@ Environment:
 USAGE
 }
 
-# cflags: static, and lld for Clang (the system's ld links no other arch)
+# cflags: static, and for Clang the linker of user_ld (the system's ld
+# links no other arch)
 cflags() {
 	if [ -n "$cc_llvm" ]; then
-		echo "-static -fuse-ld=lld"
+		echo "-static -fuse-ld=$(user_ld)"
 	else
 		echo "-static"
 	fi
 }
 
+# clang_cross: for Clang, the target's cross prefix: lib.mk gives Clang
+# --target= from it, where its own table names another ABI than the
+# target's (x86 for i386, mipsel for big-endian mips)
+clang_cross() {
+	[ -z "$cc_llvm" ] || [ -z "$t_cross" ] || echo "CROSS_COMPILE=$t_cross"
+}
+
 # make_args: the compiler for the selftests' lib.mk
 make_args() {
 	if [ -n "$cc_llvm" ]; then
-		echo "LLVM=$cc_llvm"
+		echo "LLVM=$cc_llvm $(clang_cross)"
 	else
 		echo "CROSS_COMPILE=$cc_cross CC=$cc_bin"
 	fi
@@ -91,9 +99,10 @@ build() {
 	# CFLAGS from the environment: the collections' Makefiles add to it.
 	# The programs a collection builds only for 'run_destructive_tests'
 	# (TEST_GEN_PROGS_EXTENDED, e.g. timers' clock setters) are not built.
+	# shellcheck disable=SC2046 # clang_cross is one word, or none
 	run_logged "$log" env CFLAGS="$(cflags)" "$TOPDIR/scripts/kernel-make.sh" \
 		-t "$t_name" -c "$compiler" "$src/tools/testing/selftests" \
-		O="$dir/obj" ARCH="$t_srcarch" TARGETS="$3" \
+		O="$dir/obj" ARCH="$t_srcarch" TARGETS="$3" $(clang_cross) \
 		TEST_GEN_PROGS_EXTENDED= FORCE_TARGETS=1 -j 2 \
 		INSTALL_PATH="$dir/root" install ||
 		fail "$log" "building the kselftests ($3)"
