@@ -106,6 +106,7 @@ build_cell() {
 	# to report.
 	[ "$rc" -le 1 ] || step BUILD "$name  FAIL"
 
+	cell_check "$target" "$compiler" "$bstat"
 	cell_disk "$target" "$compiler" "$bstat"
 	if [ "$bstat" = pass ] && [ -n "$initrd" ]; then
 		start=$(date +%s)
@@ -157,8 +158,21 @@ build_cell() {
 		--arg last "$(if [ "$vstat" = fail ]; then tail -n 15 "$kdir/boot.log" 2>/dev/null | tr -d '\r'; fi)" \
 		--slurpfile warnings "$cells/$target-$compiler.warnings" \
 		--slurpfile tests "$cells/$target-$compiler.tests" \
+		--slurpfile check "$cells/$target-$compiler.check" \
 		--arg farm "$engine" --arg jobs "$(if [ -n "$engine" ]; then dist_jobs "$kdir/farm.log"; fi)" \
 		-f "$TOPDIR/scripts/parity/parity-cell.jq" >"$cells/$target-$compiler.json"
+}
+
+# cell_check TARGET COMPILER BUILDSTATUS: the cell's kabi check
+# (scripts/kernel-check.sh) into $cells/TARGET-COMPILER.check, null when
+# the build failed; a check that failed says so in its result
+cell_check() {
+	local out="$cells/$1-$2.check"
+
+	echo null >"$out"
+	[ "$3" = pass ] || return 0
+	"$TOPDIR/scripts/kernel-check.sh" -o "$build" -t "$1" -c "$2" -s "$srcdir" -O "$out" ||
+		[ $? -eq 1 ] || die "the check stage failed on $1/$2"
 }
 
 # cell_disk TARGET COMPILER BUILDSTATUS: the cell's kselftest disk in

@@ -148,3 +148,43 @@ kabi: cannot read '$T/nodwarf.o': no DWARF (.debug_info missing)" ]
 	run -2 --separate-stderr "$KABI" check --format btf "$T/all.o"
 	[ "$stderr" = "kabi: check: option '--format' does not apply" ]
 }
+
+# check_cell: a cell of x86_64/gcc under $T whose vmlinux is the fixture's
+# three units, linked with gcc, and the kabi the stage runs
+check_cell() {
+	build gcc
+	mkdir -p "$T/kernel/x86_64-gcc"
+	cp "$T/all.o" "$T/kernel/x86_64-gcc/vmlinux"
+	: >"$T/kernel/x86_64-gcc/.kparity-built"
+	ln -s "$KABI" "$T/kabi"
+}
+
+@test "kernel-check.sh: one cell's clashes as the report's check object, by kind and name" {
+	need_tool jq
+	check_cell
+	run -0 --separate-stderr "$TOP/scripts/kernel-check.sh" -o "$T" -t x86_64 -c gcc -s "$TOP" -O "$T/check.json"
+	assert_output ""
+	assert_equal "$stderr" "CHECK   x86_64/gcc  3 clashing, 1 incompatible, 8 alike in 3 units"
+	run -0 jq -c . "$T/check.json"
+	assert_output '{"status":"pass","reason":null,"summary":{"clashing":3,"incompatible":1,"alike":8,"units":3},"clashes":[{"kind":"enum","name":"conf_mode","decl":"tests/fixtures/kabi-check/conf.h:20","incompatible":false},{"kind":"struct","name":"conf","decl":"tests/fixtures/kabi-check/conf.h:12","incompatible":true},{"kind":"union","name":"wrapped.<anon@8>","decl":"tests/fixtures/kabi-check/conf.h:30","incompatible":false}],"reproduce":"'"$T"'/kabi check --root '"$TOP"' kernel/x86_64-gcc/vmlinux"}'
+	assert [ ! -e "$T/check.json.raw" ]
+	assert [ ! -e "$T/check.json.err" ]
+	assert [ ! -e "$T/check.json.tmp" ]
+}
+
+@test "kernel-check.sh: a vmlinux kabi cannot read is a failed check, exit 1" {
+	need_tool jq
+	check_cell
+	echo 'not ELF' >"$T/kernel/x86_64-gcc/vmlinux"
+	run -1 --separate-stderr "$TOP/scripts/kernel-check.sh" -o "$T" -t x86_64 -O "$T/check.json"
+	run -0 jq -r '.status, .reason, .summary' "$T/check.json"
+	assert_output "$(printf '%s\n' fail "kabi check exited 1: kabi: cannot read '$T/kernel/x86_64-gcc/vmlinux': not an ELF file" null)"
+}
+
+@test "kernel-check.sh: a cell without a successful build is one line, exit 2, no result" {
+	check_cell
+	rm "$T/kernel/x86_64-gcc/.kparity-built"
+	run -2 --separate-stderr "$TOP/scripts/kernel-check.sh" -o "$T" -t x86_64 -O "$T/check.json"
+	assert_equal "$stderr" "kernel-check.sh: no successful build of x86_64/gcc in '$T/kernel/x86_64-gcc'"
+	assert [ ! -e "$T/check.json" ]
+}

@@ -100,7 +100,9 @@ expected() {
 		--arg dstat fail --arg dreason "cannot build the disk" --arg vstat fail --argjson vsecs 12 --arg verdict "fail: hang: no verdict" \
 		--arg vrepro "scripts/kernel-boot.sh" --arg qemu "" --arg version "" \
 		--arg last "$(printf 'one\ntwo')" --slurpfile warnings "$FIX/cell-warnings.json" \
-		--slurpfile tests <(echo null) --arg farm "" --arg jobs "" -f "scripts/parity/parity-cell.jq"
+		--slurpfile tests <(echo null) --arg farm "" --arg jobs "" \
+		--slurpfile check <(echo '{"status": "pass", "summary": {"clashing": 0}, "clashes": []}') \
+		-f "scripts/parity/parity-cell.jq"
 	expected parity-cell
 }
 
@@ -113,7 +115,7 @@ farm_cell() {
 		--arg dstat none --arg dreason "" --arg vstat skipped --argjson vsecs 0 --arg verdict "" \
 		--arg vrepro "" --arg qemu "" --arg version "" --arg last "" \
 		--slurpfile warnings "$FIX/cell-warnings.json" --slurpfile tests <(echo null) \
-		--arg farm "$1" --arg jobs "$2" -f "scripts/parity/parity-cell.jq" | jq -c '.build.farm'
+		--slurpfile check <(echo null) --arg farm "$1" --arg jobs "$2" -f "scripts/parity/parity-cell.jq" | jq -c '.build.farm'
 }
 
 @test "parity-cell.jq: a cell built on a farm has its engine and the jobs of each host" {
@@ -327,6 +329,20 @@ OUT
 		| .boot.status = "pass" | .tests = null) | .kabi_vs_ref = [] | .kabi_versions = [] | .tests = null
 		| .swap.status = "pass"' "$FIX/failures-x86.json")
 	assert_output '{"failures":[],"findings":[]}'
+}
+
+@test "parity-failures.jq: a kabi check fails a cell by the clashes only its compiler makes, or by failing" {
+	need_tool jq
+	run -0 jq -c -s -f "scripts/parity/parity-failures.jq" <(jq '
+		def clash($n; $i): {kind: "struct", name: $n, decl: "include/x.h:\($n | length)", incompatible: $i};
+		.cells |= [
+			(.[0] | .name = "x86_64/gcc" | .check = {status: "pass", clashes: [clash("a"; true), clash("tree"; true), clash("typedef"; false)]}),
+			(.[0] | .name = "x86_64/clang" | .check = {status: "pass", clashes: [clash("tree"; true), clash("typedef"; true)]}),
+			(.[0] | .name = "x86_64/clang-19" | .check = {status: "fail", reason: "kabi check exited 1: kabi: vmlinux: no DWARF"}),
+			(.[0] | .name = "x86_64/clang-22" | .check = null)]
+		| .cells |= map(.build.status = "pass" | .disk.status = "none" | .boot.status = "pass" | .tests = null)
+		| .kabi_vs_ref = [] | .kabi_versions = [] | .tests = null | .swap.status = "pass"' "$FIX/failures-x86.json")
+	assert_output '{"failures":["x86_64/gcc kabi check: 1 types its units lay out incompatibly, which another compiler'"'"'s do not, first struct a at include/x.h:1","x86_64/clang kabi check: 1 types its units lay out incompatibly, which another compiler'"'"'s do not, first struct typedef at include/x.h:7","x86_64/clang-19 kabi check: kabi check exited 1: kabi: vmlinux: no DWARF"],"findings":[]}'
 }
 
 # verdicts ROW...: module-check.sh's verdicts.tsv, each ROW 'REL|BITS|VERDICT'

@@ -137,6 +137,19 @@ setup() {
 	assert_output '[true]'
 }
 
+@test "parity: each cell's kabi check, its units' layouts of every type alike" {
+	run -0 jq -c '.matrix[].cells[] | [.name, .check.status, .check.summary, .check.clashes]' "$R"
+	assert_output "$(printf '%s\n' \
+		'["x86_64/gcc","pass",{"clashing":0,"incompatible":0,"alike":3637,"units":725},[]]' \
+		'["x86_64/clang","pass",{"clashing":0,"incompatible":0,"alike":3478,"units":720},[]]')"
+	run -0 grep '^- kabi check ' "$BUILD/report/report.md"
+	assert_output "$(printf '%s\n' \
+		'- kabi check x86_64/gcc: 0 types with several layouts (0 incompatible), 3637 alike in 725 units' \
+		'- kabi check x86_64/clang: 0 types with several layouts (0 incompatible), 3478 alike in 720 units' \
+		"- kabi check x86_64/gcc: \`$BUILD/kabi check --root $BUILD/src/linux-source-6.1 kernel/x86_64-gcc/vmlinux\`" \
+		"- kabi check x86_64/clang: \`$BUILD/kabi check --root $BUILD/src/linux-source-6.1 kernel/x86_64-clang/vmlinux\`")"
+}
+
 @test "parity: the warning difference between gcc and clang" {
 	run -0 jq -c '.matrix[] | [.name, .warnings_diff]' "$R"
 	assert_output '["x86_64",{"only_gcc":{},"only_clang":{},"gcc":0,"clang":0}]'

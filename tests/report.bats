@@ -124,6 +124,28 @@ EOF2
 	assert_output '<li>kabi clang-19 vs clang-22: <code>x</code></li>'
 }
 
+@test "report: each cell's kabi check, and the cells the run did not build" {
+	jq '.matrix[0].cells[0].check = {status: "pass", reason: null,
+		summary: {clashing: 1, incompatible: 1, alike: 5, units: 3},
+		clashes: [{kind: "struct", name: "a<b", decl: "x.h:1", incompatible: true}],
+		reproduce: "build/kabi check x"}
+		| .matrix[0].cells[1].check = {status: "fail", reason: "kabi check exited 1: no DWARF",
+		summary: null, clashes: [], reproduce: "build/kabi check y"}
+		| .skipped = [{target: "riscv64-virt", compiler: "gcc-11", reason: "Debian has no gcc-11"}]' \
+		"$F/report.json" >"$T/in.json"
+	run -0 "$TOP/scripts/report.sh" "$T/in.json" "$T"
+	run -0 grep '^## Not built\|^- riscv64-virt\|^- kabi check' "$T/report.md"
+	assert_output "$(printf '%s\n' '## Not built' '- riscv64-virt/gcc-11: Debian has no gcc-11' \
+		'- kabi check x86_64/gcc: 1 types with several layouts (1 incompatible), 5 alike in 3 units; first struct a<b' \
+		'- kabi check x86_64/clang: FAIL: kabi check exited 1: no DWARF' \
+		'- kabi check x86_64/gcc: `build/kabi check x`' \
+		'- kabi check x86_64/clang: `build/kabi check y`')"
+	run -0 grep -o '<li>kabi check [^<]*\|<h2>Not built</h2><ul><li>[^<]*' "$T/report.html"
+	assert_output "$(printf '%s\n' '<h2>Not built</h2><ul><li>riscv64-virt/gcc-11: Debian has no gcc-11' \
+		'<li>kabi check x86_64/gcc: 1 types with several layouts (1 incompatible), 5 alike in 3 units; first struct a&lt;b' \
+		'<li>kabi check x86_64/clang: FAIL: kabi check exited 1: no DWARF')"
+}
+
 @test "report: two compilers have no compiler matrix" {
 	run -0 "$TOP/scripts/report.sh" "$F/report.json" "$T"
 	run -1 grep -c 'Compiler matrix' "$T/report.md" "$T/report.html"

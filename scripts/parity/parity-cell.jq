@@ -10,6 +10,7 @@
 #           --arg vstat pass|fail|skipped --argjson vsecs N --arg verdict V
 #           --arg vrepro CMD --arg qemu CMD --arg version V --arg last LINES
 #           --slurpfile warnings W.json --slurpfile tests TESTS.json
+#           --slurpfile check CHECK.json
 #           --arg farm distcc|icecc|"" --arg jobs "HOST JOBS" LINES
 #           -f parity-cell.jq
 # An empty string stands for "none" and becomes null (or [] for last).
@@ -17,7 +18,8 @@
 # jobs ran (scripts/farm/farm-jobs.awk's lines: each host, then local);
 # build.farm is null for a cell built without a farm. disk is the cell's
 # kselftest disk: none when the kselftests are not judged (or the build
-# failed), else whether it could be made.
+# failed), else whether it could be made. check is the cell's kabi check
+# (parity-check.jq), null when the build failed.
 
 {target: $target, compiler: $compiler, name: $name, dir: $dir,
  compiler_version: $ccver,
@@ -41,4 +43,5 @@
 	reproduce: (if $vrepro == "" then null else $vrepro end),
 	qemu: (if $qemu == "" then null else $qemu end)},
  warnings: $warnings[0],
- tests: $tests[0]}
+ tests: $tests[0],
+ check: $check[0]}

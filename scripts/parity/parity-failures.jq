@@ -3,9 +3,9 @@
 # parity-failures.jq - what fails a parity run, and what it found, read
 # from the results of its stages as the run assembles them: each target's
 # cells (a build, the kselftest disk, a boot, a console without test
-# results), then its layout comparisons (an incompatible difference
-# against the reference, kabi failing) and its swapped boots
-# (kernel-swap.sh in trouble), and after every target, the tests that
+# results), each cell's kabi check, then its layout comparisons (an
+# incompatible difference against the reference, kabi failing) and its
+# swapped boots (kernel-swap.sh in trouble), and after every target, the tests that
 # differ between compilers. Findings are the changes between two
 # versions of one compiler, which fail nothing.
 #
@@ -23,6 +23,23 @@ def kabi_failures($target):
 	| "\($target) kabi \(.old) vs \(.new): "
 	  + if .reason == "layouts differ incompatibly"
 	    then "\(.incompatible | length) types differ incompatibly" else .reason end;
+# a cell's kabi check fails when it could not run, or when the cell's
+# units see a type with incompatible layouts that another compiler's
+# cell of the target does not: that is the compiler's doing (llvm-project
+# #60349's class). A clash every cell has is the tree's own, and fails
+# nothing.
+def check_failures:
+	[.cells[] | select(.check != null)] as $cs
+	| $cs[] as $c
+	| if $c.check.status == "fail" then "\($c.name) kabi check: \($c.check.reason)"
+	  else [$c.check.clashes[] | select(.incompatible) | . as $k
+		| select(any($cs[] | select(.name != $c.name and .check.status == "pass");
+			[.check.clashes[] | select(.incompatible and .kind == $k.kind and .name == $k.name and .decl == $k.decl)]
+			| length == 0))] as $own
+	  | if ($own | length) > 0
+	    then "\($c.name) kabi check: \($own | length) types its units lay out incompatibly, which another compiler's do not, first \($own[0].kind) \($own[0].name) at \($own[0].decl)"
+	    else empty end
+	  end;
 def swap_failure:
 	if .swap.status == "fail" then "\(.name) swap: \(.swap.reason)" else empty end;
 def tests_failure:
@@ -32,7 +49,7 @@ def tests_failure:
 		  + (if ($r.subtests.differ // 0) > 0 then "; \($r.subtests.differ) of \($r.subtests.count) subtests differ" else "" end) + ")"
 	else empty end;
 
-{failures: ([.[] | .name as $t | (.cells[] | cell_failures), ((.kabi_vs_ref + .kabi_versions) | kabi_failures($t)), swap_failure]
+{failures: ([.[] | .name as $t | (.cells[] | cell_failures), check_failures, ((.kabi_vs_ref + .kabi_versions) | kabi_failures($t)), swap_failure]
 	    + [.[] | tests_failure]),
  findings: [.[] | .name as $t | .kabi_versions[]
 	    | select(.status == "pass" and (.summary.changed + .summary.incompatible) > 0)

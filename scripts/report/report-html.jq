@@ -66,6 +66,8 @@ tests_overview_html,
 		+ "; only clang: "
 		+ (.warnings_diff.only_clang | to_entries | map("\(.key) \(.value)") | join(", ") | if . == "" then "none" else . end | @html)
 		+ "</li>" else empty end),
+	(.cells[] | select(.check != null)
+		| "<li>kabi check \(.name | @html): \(check_text | @html)<div class=\"repro\"><code>\(.check.reproduce | @html)</code></div></li>"),
 	"</ul>",
 	(if $r | is_matrix then
 		"<ul class=\"repro\">"

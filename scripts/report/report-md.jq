@@ -41,6 +41,7 @@ tests_overview_md,
 		(.warnings_diff.only_clang | to_entries | map("\(.key) \(.value)") | join(", ") | if . == "" then "none" else . end)
 	 else empty end),
 	(if $r | is_matrix then empty else "- kabi: \($t.kabi | kabi_text)" end),
+	(.cells[] | select(.check != null) | "- kabi check \(.name): \(check_text)"),
 	(.cells[] | since_lines($r)),
 	"",
 	tests_target_md,
@@ -49,7 +50,8 @@ tests_overview_md,
 	(.cells[] |
 		"- build \(.name): `\(.build.reproduce)`",
 		(. as $c | toolchain_text($r) | "  with \(.); exactly: `scripts/reproduce.sh \($r.builddir)/report/report.json \($c | history_name)`"),
-		(if .boot.reproduce != null then "- boot \(.name): `\(.boot.reproduce)`" else empty end)),
+		(if .boot.reproduce != null then "- boot \(.name): `\(.boot.reproduce)`" else empty end),
+		(if .check != null then "- kabi check \(.name): `\(.check.reproduce)`" else empty end)),
 	(if $r | is_matrix then (kabi_pairs($r; $t)[] | "- kabi \(.old) vs \(.new): `\(.reproduce)`")
 	 elif $t.kabi != null then "- kabi: `\($t.kabi.reproduce)`" else empty end),
 	"",

@@ -33,6 +33,11 @@ def kabi_text: if . == null then "-"
 	elif .summary == null then "FAIL: \(.reason)"
 	else "\(.summary.changed) changed, \(.summary.incompatible) incompatible, \(.summary.only_old) only gcc, \(.summary.only_new) only clang"
 	+ (if .status == "fail" then " (FAIL)" else "" end) end;
+# a cell's kabi check: the types its units see with several layouts
+def check_text: if .check.status != "pass" then "FAIL: \(.check.reason)"
+	else "\(.check.summary.clashing) types with several layouts (\(.check.summary.incompatible) incompatible), \(.check.summary.alike) alike in \(.check.summary.units) units"
+	+ (if (.check.clashes | length) > 0
+	   then "; first " + ([.check.clashes[:5][] | "\(.kind) \(.name)"] | join(", ")) else "" end) end;
 def mend: .offset + (if .bit_size != null
 	then ((.bit_offset + .bit_size + 7) / 8 | floor) else (.size // 0) end);
 def rows: if . == null then []
