@@ -81,7 +81,7 @@ rel() {
 # Nothing here fails the run: what failed is in the JSON.
 build_cell() {
 	local target="$1" compiler="$2" kdir name start bstat="fail" bsecs breason=""
-	local vstat="skipped" vsecs=0 verdict="" wlog repro_b repro_v="" qemu="" rc same
+	local vstat="skipped" vsecs=0 verdict="" repro_b repro_v="" qemu="" rc same
 
 	load_target "$target"
 	compiler_select "$compiler"
@@ -131,16 +131,7 @@ build_cell() {
 	cell_tests "$target" "$compiler" "$kdir" "$vstat" "$verdict"
 	same=$(compiler_aliases "$compiler" 2>/dev/null) || same=""
 
-	wlog="$kdir/warnings.log"
-	[ "$bstat" = pass ] || wlog="$kdir/build.log"
-	# Kconfig's warnings are in config.log, of the configuration in place
-	set -- "$wlog"
-	[ ! -r "$kdir/config.log" ] || set -- "$kdir/config.log" "$wlog"
-	if [ -r "$wlog" ]; then
-		"$TOPDIR/scripts/warnings.sh" -j -s "$srcdir" "$@" >"$cells/$target-$compiler.warnings"
-	else
-		"$TOPDIR/scripts/warnings.sh" -j /dev/null >"$cells/$target-$compiler.warnings"
-	fi
+	cell_warnings "$target" "$compiler" "$kdir" "$bstat"
 
 	jq -n \
 		--arg target "$target" --arg compiler "$compiler" --arg name "$name" \
@@ -161,6 +152,23 @@ build_cell() {
 		--slurpfile check "$cells/$target-$compiler.check" \
 		--arg farm "$engine" --arg jobs "$(if [ -n "$engine" ]; then dist_jobs "$kdir/farm.log"; fi)" \
 		-f "$TOPDIR/scripts/parity/parity-cell.jq" >"$cells/$target-$compiler.json"
+}
+
+# cell_warnings TARGET COMPILER KERNELDIR BUILDSTATUS: the cell's
+# warnings counted (scripts/warnings.sh) into $cells/TARGET-COMPILER.warnings:
+# the build's, or the failed build's log, and Kconfig's in config.log, of
+# the configuration in place
+cell_warnings() {
+	local out="$cells/$1-$2.warnings" kdir="$3" wlog="$3/warnings.log"
+
+	[ "$4" = pass ] || wlog="$kdir/build.log"
+	set -- "$wlog"
+	[ ! -r "$kdir/config.log" ] || set -- "$kdir/config.log" "$wlog"
+	if [ -r "$wlog" ]; then
+		"$TOPDIR/scripts/warnings.sh" -j -s "$srcdir" "$@" >"$out"
+	else
+		"$TOPDIR/scripts/warnings.sh" -j /dev/null >"$out"
+	fi
 }
 
 # cell_check TARGET COMPILER BUILDSTATUS: the cell's kabi check
