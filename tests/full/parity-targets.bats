@@ -68,3 +68,18 @@ run_target() {
 	run -0 grep -A2 '^## Not built' "$BUILD/report/report.md"
 	assert_output "$(printf '%s\n' '## Not built' '' '- riscv64-virt/gcc-11: Debian has no gcc-11 for riscv (NO_COMPILERS in riscv64-virt.target)')"
 }
+
+@test "parity targets: i386 builds and boots with gcc and clang, KUnit alike, alignments apart" {
+	run_target i386
+	run -0 jq -c "$CELLS" "$R"
+	assert_output "$(printf '%s\n' \
+		'["i386/gcc","pass","pass",0,88,0,5,{"clashing":0,"incompatible":0,"alike":3561,"units":711}]' \
+		'["i386/clang","pass","pass",0,88,0,5,{"clashing":0,"incompatible":0,"alike":3408,"units":704}]')"
+	# GCC gives a struct that embeds an aligned member DW_AT_alignment,
+	# Clang does not: nothing moves
+	run -0 jq -c '.matrix[].kabi.summary, ([.matrix[].kabi.changed[] | [.findings[].what] | unique]
+		| group_by(.) | map([.[0], length])), .matrix[].kabi.changed_more' "$R"
+	assert_output "$(printf '%s\n' \
+		'{"changed":35,"incompatible":0,"only_old":154,"only_new":1,"unchanged":3372,"suppressed":0}' \
+		'[[["alignment"],19],[["typedef_only"],1]]' 15)"
+}
