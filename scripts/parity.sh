@@ -316,18 +316,8 @@ assemble() {
 		--arg targets "$targets" --arg compilers "$compilers" \
 		--arg reference "$(matrix_reference "$compilers")" --arg aliases "$aliases" \
 		--arg tests "$tests" --arg kinds "$kinds" \
-		--slurpfile f "$cells/failures.json" --slurpfile sk "$cells/skipped.json" '
-		{version: 1, kernel: $kernel, builddir: $build,
-		 tests: $tests, test_kinds: ($kinds | split(" ") | map(select(. != ""))),
-		 compilers: ($compilers | split(" ")),
-		 aliases: ($aliases | split(" ") | map(select(. != "") | split("=") | {(.[0]): .[1]}) | add // {}),
-		 reference: $reference,
-		 targets: ($targets | split(" ")),
-		 skipped: $sk[0],
-		 failures: $f[0].failures,
-		 findings: $f[0].findings,
-		 verdict: (if ($f[0].failures | length) == 0 then "pass" else "fail" end),
-		 matrix: .}' "$@" >"$report/report.json.tmp"
+		--slurpfile f "$cells/failures.json" --slurpfile sk "$cells/skipped.json" \
+		-f "$TOPDIR/scripts/parity/parity-report.jq" "$@" >"$report/report.json.tmp"
 	mv "$report/report.json.tmp" "$report/report.json"
 }
 

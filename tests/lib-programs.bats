@@ -345,6 +345,22 @@ OUT
 	assert_output '{"failures":["x86_64/gcc kabi check: 1 types its units lay out incompatibly, which another compiler'"'"'s do not, first struct a at include/x.h:1","x86_64/clang kabi check: 1 types its units lay out incompatibly, which another compiler'"'"'s do not, first struct typedef at include/x.h:7","x86_64/clang-19 kabi check: kabi check exited 1: kabi: vmlinux: no DWARF"],"findings":[]}'
 }
 
+@test "parity-report.jq: the run's lists as arrays, aliases as an object, the verdict by failures" {
+	need_tool jq
+	run -0 jq -c -s --arg kernel linux-6.1.192 --arg build build --arg targets "x86_64 riscv64-virt" \
+		--arg compilers "gcc clang-19" --arg reference gcc --arg aliases "gcc-12=gcc clang=clang-19" \
+		--arg tests kunit --arg kinds kunit \
+		--slurpfile f <(echo '{"failures": [], "findings": ["f"]}') \
+		--slurpfile sk <(echo '[{"target": "riscv64-virt", "compiler": "gcc-11", "reason": "r"}]') \
+		-f scripts/parity/parity-report.jq <(echo '{"name": "x86_64"}') <(echo '{"name": "riscv64-virt"}')
+	assert_output '{"version":1,"kernel":"linux-6.1.192","builddir":"build","tests":"kunit","test_kinds":["kunit"],"compilers":["gcc","clang-19"],"aliases":{"gcc-12":"gcc","clang":"clang-19"},"reference":"gcc","targets":["x86_64","riscv64-virt"],"skipped":[{"target":"riscv64-virt","compiler":"gcc-11","reason":"r"}],"failures":[],"findings":["f"],"verdict":"pass","matrix":[{"name":"x86_64"},{"name":"riscv64-virt"}]}'
+	run -0 jq -c -s --arg kernel k --arg build b --arg targets x86_64 --arg compilers gcc \
+		--arg reference gcc --arg aliases "" --arg tests none --arg kinds "" \
+		--slurpfile f <(echo '{"failures": ["x"], "findings": []}') --slurpfile sk <(echo '[]') \
+		-f scripts/parity/parity-report.jq <(echo '{}')
+	assert_output '{"version":1,"kernel":"k","builddir":"b","tests":"none","test_kinds":[],"compilers":["gcc"],"aliases":{},"reference":"gcc","targets":["x86_64"],"skipped":[],"failures":["x"],"findings":[],"verdict":"fail","matrix":[{}]}'
+}
+
 # verdicts ROW...: module-check.sh's verdicts.tsv, each ROW 'REL|BITS|VERDICT'
 verdicts() {
 	local row
