@@ -69,6 +69,18 @@ fake_llvm() {
 	assert_output "$(printf '%s\n' 'clang gcc' 'gcc-11 clang gcc')"
 }
 
+@test "user_ld: lld for Clang, unless the target's LLD_MIN is newer than the cell's lld" {
+	local v
+	for v in 14.0.6 15.0.6; do
+		printf '#!/bin/sh\necho "Debian LLD %s (compatible with GNU linkers)"\n' "$v" >"$T/ld.lld-$v"
+		chmod +x "$T/ld.lld-$v"
+	done
+	run -0 in_sh "load_target riscv64-virt; compiler_select clang; ld_bin=$T/ld.lld-14.0.6; user_ld;
+		ld_bin=$T/ld.lld-15.0.6; user_ld; compiler_select gcc; user_ld;
+		load_target x86_64; compiler_select clang; ld_bin=$T/ld.lld-14.0.6; user_ld"
+	assert_output "$(printf '%s\n' bfd lld bfd lld)"
+}
+
 @test "load_target: SRCARCH where the kernel's directory is not ARCH" {
 	run -0 in_sh 'load_target x86_64; echo "$t_arch $t_srcarch [$t_cross] [$t_dtb] $t_qemu_cpu"'
 	assert_output "x86_64 x86 [] [] qemu64"
