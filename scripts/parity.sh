@@ -460,8 +460,9 @@ main() {
 	"$TOPDIR/scripts/history.sh" record "$report/report.json" || :
 	"$TOPDIR/scripts/report.sh" "$report/report.json" "$report" || exit 2
 	n=$(jq '.failures | length' "$report/report.json")
+	more=$(jq -r '.skipped | length | if . > 0 then " (\(.) not built, Debian has no compiler for them)" else "" end' "$report/report.json")
 	if [ "$n" -eq 0 ]; then
-		echo "parity: PASS $(echo "$targets" | wc -w) targets x $(echo "$compilers" | wc -w) compilers built and booted, no incompatible layout difference; report in $(tree_root "$build")/report/report.html"
+		echo "parity: PASS $(echo "$targets" | wc -w) targets x $(echo "$compilers" | wc -w) compilers built and booted$more, no incompatible layout difference; report in $(tree_root "$build")/report/report.html"
 	else
 		more=""
 		[ "$n" -eq 1 ] || more=" (and $((n - 1)) more)"
