@@ -263,7 +263,7 @@ clean:
 # tests/make.bats checks that every target of this file is listed.
 define HELP_TARGETS
 all|build the tools (kabi) into $$(O)
-parity|build every target with GCC and Clang, boot each into toybox to run KUnit and the kselftests from a disk, compare the tests and diff the layouts
+parity|build every default target (or TARGETS=) with GCC and Clang, boot each into toybox to run KUnit and the kselftests from a disk, compare the tests and diff the layouts
 compiler-bugs|run the compiler-bug cases with every installed compiler and target
 probes|the same as compiler-bugs (COMPILERS= narrows it)
 check|install test dependencies and run the default suite, tests/*.bats
@@ -298,7 +298,7 @@ endef
 define HELP_SETTINGS
 every target|O=DIR V=1 CC=gcc|clang SANITIZE=1 PREFIX= DESTDIR=
 kernel builds|KERNEL=6.1|6.12 (scripts/trees/) KSRC=DIR
-parity|TARGETS= COMPILERS= TESTS=none|kunit|kselftest|all LLVM=-N KSRC=DIR JOBS=N
+parity|TARGETS=NAME...|all COMPILERS= TESTS=none|kunit|kselftest|all LLVM=-N KSRC=DIR JOBS=N
 parity, probes, series-*|COMPILERS=all|NAME... (scripts/targets/compilers.list)
 series-*|SRC=DIR PATCHES=DIR
 series-check|JSON=1
