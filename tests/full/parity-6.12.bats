@@ -111,3 +111,16 @@ setup() {
 	assert_line "  BUILD   x86_64/clang  up to date"
 	assert_line --index $((${#lines[@]} - 1)) "parity: PASS 1 targets x 2 compilers built and booted, no incompatible layout difference; report in $BUILD/6.12/report/report.html"
 }
+
+@test "parity 6.12: arm64-virt builds and boots with gcc and clang, its tests alike" {
+	run -0 --separate-stderr "$TOP/scripts/parity.sh" -o "$BUILD" -t arm64-virt
+	assert_output "parity: PASS 1 targets x 2 compilers built and booted, no incompatible layout difference; report in $BUILD/6.12/report/report.html"
+	local q='.matrix[].cells[] | [.name, .warnings.warnings, .tests.by_kind.kunit.pass, .tests.by_kind.kunit.skip,
+		.tests.by_kind.kselftest.pass, .tests.by_kind.kselftest.fail, .check.summary.clashing]'
+	run -0 jq -c "$q" "$R"
+	assert_output "$(printf '%s\n' '["arm64-virt/gcc",0,148,2,12,1,0]' '["arm64-virt/clang",0,148,2,12,1,0]')"
+	run -0 jq -c '.matrix[] | .tests.differs, .kabi.summary, [.kabi.changed[].name]' "$R"
+	assert_output "$(printf '%s\n' 0 \
+		'{"changed":6,"incompatible":0,"only_old":131,"only_new":2,"unchanged":3395,"suppressed":0}' \
+		'["HUF_ReadDTableX2_Workspace.<anon>","fpsimd_context","user_fpsimd_state","vm_fault","va_list","release_pages_arg.<anon>"]')"
+}
