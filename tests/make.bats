@@ -56,9 +56,10 @@ files_under() {
 	run -0 make -C "$TOP" --no-print-directory help
 	assert_line "  check             install test dependencies and run the default suite,"
 	assert_line "                    tests/*.bats"
-	assert_line "  parity            build every target with GCC and Clang, boot each into"
-	assert_line "                    toybox to run KUnit and the kselftests from a disk, compare"
-	assert_line "                    the tests and diff the layouts"
+	assert_line "  parity            build every default target (or TARGETS=) with GCC and"
+	assert_line "                    Clang, boot each into toybox to run KUnit and the"
+	assert_line "                    kselftests from a disk, compare the tests and diff the"
+	assert_line "                    layouts"
 }
 
 # targets: every target the Makefile declares phony, one a line, sorted
