@@ -105,31 +105,40 @@ x86_64_pair() {
 	boot clang gcc "$2"
 }
 
+# CARRIER: breakpoint_test's verdict in a pair's JSON; BOOTS: each boot
+# with its verdict, and what ktap.sh found about its console
+CARRIER='.tests["breakpoints.breakpoint_test"] | [.carrier, .counts, .text]'
+BOOTS='[.reference, .other, (.boots[] | [.kernel, .tests, .status, (.notes[] | sub(": .*"; ""))])]'
+
+# carrier: the pair of breakpoint_test (which must exit 0) into
+# $T/pair.json, and its verdict read by CARRIER as the last run
+carrier() {
+	run -0 pair breakpoints.breakpoint_test
+	printf '%s\n' "$output" >"$T/pair.json"
+	run -0 jq -c "$CARRIER" "$T/pair.json"
+}
+
 @test "kernel-swap.jq: breakpoint_test follows the Clang-built program on either kernel: user-space code generation" {
 	x86_64_pair kernel-swap/gcc-kernel.clang-tests kernel-swap/clang-kernel.gcc-tests
-	run -0 pair breakpoints.breakpoint_test
-	run -0 jq -c '.tests["breakpoints.breakpoint_test"] | [.carrier, .counts, .text]' <<<"$output"
+	carrier
 	assert_output '["tests",{"tests":106},"differs with the clang-built test program on either kernel: user-space code generation"]'
-	pair breakpoints.breakpoint_test >"$T/pair.json"
 	run -0 jq -c '.tests["breakpoints.breakpoint_test"].grid' "$T/pair.json"
 	assert_output '{"gcc":{"gcc":{"status":"fail","runner":"pass","subtests":{"pass":108,"fail":2}},"clang":{"status":"fail","runner":"pass","subtests":{"pass":2,"fail":108}}},"clang":{"gcc":{"status":"fail","runner":"pass","subtests":{"pass":108,"fail":2}},"clang":{"status":"fail","runner":"pass","subtests":{"pass":2,"fail":108}}}}'
 	# each boot with its verdict, and what ktap.sh found about its console
-	run -0 jq -c '[.reference, .other, (.boots[] | [.kernel, .tests, .status, (.notes[] | sub(": .*"; ""))])]' "$T/pair.json"
+	run -0 jq -c "$BOOTS" "$T/pair.json"
 	assert_output '["gcc","clang",["gcc","clang","pass","line 313"],["clang","gcc","pass","line 313"]]'
 }
 
 @test "kernel-swap.jq: results that follow the kernel are the kernel's code generation" {
 	# each kernel's swapped boot printed what its own cell printed
 	x86_64_pair ktap/x86_64-gcc ktap/x86_64-clang
-	run -0 pair breakpoints.breakpoint_test
-	run -0 jq -c '.tests["breakpoints.breakpoint_test"] | [.carrier, .counts, .text]' <<<"$output"
+	carrier
 	assert_output '["kernel",{"kernel":106},"differs with the clang kernel, whatever built the test: kernel code generation"]'
 }
 
 @test "kernel-swap.jq: results that need a particular kernel and program together are both sides'" {
 	x86_64_pair ktap/x86_64-gcc ktap/x86_64-gcc
-	run -0 pair breakpoints.breakpoint_test
-	run -0 jq -c '.tests["breakpoints.breakpoint_test"] | [.carrier, .counts, .text]' <<<"$output"
+	carrier
 	assert_output '["both",{"both":106},"differs only with a particular kernel and test program together: both sides"]'
 }
 
@@ -139,16 +148,14 @@ x86_64_pair() {
 	jq '.results.results |= map(if .name == "breakpoints.breakpoint_test.Test breakpoint 2 with local: 0 global: 1"
 		then .status = "fail" else . end)' "$T/clang-gcc.json" >"$T/edited.json"
 	mv "$T/edited.json" "$T/clang-gcc.json"
-	run -0 pair breakpoints.breakpoint_test
-	run -0 jq -c '.tests["breakpoints.breakpoint_test"] | [.carrier, .counts, .text]' <<<"$output"
+	carrier
 	assert_output '["mixed",{"tests":105,"both":1},"mixed: 105 follow the test program, 1 need both"]'
 }
 
 @test "kernel-swap.jq: a swapped boot that hung before the test ran leaves it undecided, and says why" {
 	x86_64_pair kernel-swap/gcc-kernel.clang-tests ktap/kselftest-hang
 	boot clang gcc ktap/kselftest-hang "fail: hang: no verdict in 120 s"
-	run -0 pair breakpoints.breakpoint_test
-	run -0 jq -c '.tests["breakpoints.breakpoint_test"] | [.carrier, .counts, .text]' <<<"$output"
+	carrier
 	assert_output '["undecided",{"undecided":106},"undecided: the clang kernel with the gcc-built tests: fail: hang: no verdict in 120 s"]'
 }
 
