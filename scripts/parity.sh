@@ -3,10 +3,9 @@
 #
 # parity.sh - the parity run: for every target, build the kernel with each
 # compiler, boot each build in QEMU, count its warnings, read the tests'
-# results from each console (scripts/ktap.sh), compare the layouts
-# (scripts/kernel-diff.sh), boot each kernel with the other compiler's
-# kselftests where they differ (scripts/kernel-swap.sh), and write the
-# report. The stages are scripts of their own; this one holds the options,
+# results from each console (scripts/ktap.sh), take each target's cells
+# together (scripts/parity-target.sh: the layout comparisons, the swapped
+# boots, the target's row of the report), and write the report. The stages are scripts of their own; this one holds the options,
 # the loop over the cells and the report's assembly. Documentation/parity.md
 # describes the steps, the matrix of -c all, the farm of DIST= and
 # report.json, from which report.sh writes report.md and report.html.
@@ -232,76 +231,11 @@ cell_tests() {
 		-f "$TOPDIR/scripts/parity/parity-tests.jq" "$out.lines" >"$out"
 }
 
-# compare_target TARGET: the layout comparisons of TARGET's cells
-# (scripts/kernel-diff.sh, the pairs of matrix_pairs): $cells/TARGET.kabi.json
-# is the first against the reference (the report's kabi column, null
-# without one), TARGET.vs-ref.json every one against the reference and
-# TARGET.versions.json the others.
-compare_target() {
-	local target="$1" old new kind f
-
-	: >"$cells/$target.ref.list"
-	: >"$cells/$target.version.list"
-	matrix_pairs "$(target_compilers "$target" "$compilers")" "$aliases" >"$cells/$target.pairs"
-	while read -r old new kind; do
-		f="$cells/$target.$old.$new.kabi.json"
-		"$TOPDIR/scripts/kernel-diff.sh" -o "$build" -t "$target" -k "$kind" \
-			-s "$srcdir" -O "$f" "$old" "$new" </dev/null || [ $? -eq 1 ] ||
-			die "the layout stage failed on $target, $old vs $new"
-		printf '%s\n' "$f" >>"$cells/$target.$kind.list"
-	done <"$cells/$target.pairs"
-	# shellcheck disable=SC2046 # one word per file
-	jq -s '.' $(cat "$cells/$target.ref.list") </dev/null >"$cells/$target.vs-ref.json"
-	# shellcheck disable=SC2046 # one word per file
-	jq -s '.' $(cat "$cells/$target.version.list") </dev/null >"$cells/$target.versions.json"
-	jq '.[0] // null | if . then del(.old, .new) else . end' "$cells/$target.vs-ref.json" \
-		>"$cells/$target.kabi.json"
-}
-
-# swap_target TARGET: where a kselftest differs between the reference's
-# cell and another compiler's, boot each of the two kernels with the
-# other's disk (scripts/kernel-swap.sh); $cells/TARGET.swap.json is
-# {status, reason, pairs}: the 2x2s, or why there are none (null when no
-# kselftest is judged). Nothing here fails the run: what failed is in the
-# JSON.
-swap_target() {
-	local out="$cells/$1.swap.json" rc=0
-
-	case " $kinds " in
-	*" kselftest "*) ;;
-	*) echo null >"$out"; return 0 ;;
-	esac
-	logged "$cells/$1.swap.err" "$TOPDIR/scripts/kernel-swap.sh" -o "$build" -t "$1" \
-		-r "$(matrix_reference "$compilers")" -c "$(target_compilers "$1" "$compilers")" -T "$limit" \
-		-O "$cells/$1.pairs.json" "$cells" || rc=$?
-	if [ "$rc" -eq 0 ]; then
-		jq '{status: "pass", reason: null} + .' "$cells/$1.pairs.json" >"$out"
-	else
-		# the trouble that stopped it is its last message
-		jq -n --arg r "$(stage_reason "$cells/$1.swap.err" "$rc" kernel-swap.sh last)" \
-			'{status: "fail", reason: $r, pairs: []}' >"$out"
-	fi
-}
-
-# assemble: write report.json from the cells' and the comparisons' files;
+# assemble: write report.json from the targets' rows (parity-target.sh);
 # the failures and findings are read from them (parity-failures.jq).
 assemble() {
-	local target compiler
+	local target
 
-	for target in $targets; do
-		set --
-		for compiler in $(target_compilers "$target" "$compilers"); do
-			set -- "$@" "$cells/$target-$compiler.json"
-		done
-		jq -s --arg target "$target" --slurpfile kabi "$cells/$target.kabi.json" \
-			-f "$TOPDIR/scripts/parity/parity-target.jq" "$@" |
-			jq --slurpfile vr "$cells/$target.vs-ref.json" \
-				--slurpfile vv "$cells/$target.versions.json" \
-				--slurpfile sw "$cells/$target.swap.json" \
-				'. + {kabi_vs_ref: $vr[0], kabi_versions: $vv[0], swap: $sw[0]}' |
-			jq --rawfile known "$DIFFERENCES" -f "$TOPDIR/scripts/parity/parity-tests-target.jq" \
-				>"$cells/$target.target.json" || die "cannot assemble the results of $target"
-	done
 	set --
 	for target in $targets; do
 		set -- "$@" "$cells/$target.target.json"
@@ -386,7 +320,8 @@ check_lists() {
 	kunit) kinds=kunit ;;
 	kselftest | all) kinds="kunit kselftest" ;;
 	esac
-	DIFFERENCES=$(differences_list) || exit 2
+	# a malformed list of known differences is found before any build
+	differences_list >/dev/null || exit 2
 }
 
 main() {
@@ -449,8 +384,8 @@ main() {
 			fi
 			build_cell "$target" "$compiler"
 		done
-		compare_target "$target"
-		swap_target "$target"
+		"$TOPDIR/scripts/parity-target.sh" -o "$build" -t "$target" -c "$compilers" \
+			-a "$aliases" -k "$kinds" -s "$srcdir" -T "$limit" "$cells" || exit 2
 	done
 
 	# The report is written whole, or not at all: seconds of jq, which a

@@ -205,6 +205,16 @@ setup() {
 	assert_line --index $((${#lines[@]} - 1)) "parity: PASS 1 targets x 2 compilers built and booted, no incompatible layout difference; report in $BUILD/report/report.html"
 }
 
+@test "parity: parity-target.sh alone writes the run's row of x86_64 again, byte for byte" {
+	local cells=$BUILD/report/cells
+	cp "$cells/x86_64.target.json" "$BATS_TEST_TMPDIR/row.json"
+	rm "$cells/x86_64.target.json"
+	run -0 --separate-stderr "$TOP/scripts/parity-target.sh" -o "$BUILD" -t x86_64 -c "gcc clang" \
+		-k kunit -s "$BUILD/src/linux-source-6.1" "$cells"
+	assert_output ""
+	run -0 cmp "$BATS_TEST_TMPDIR/row.json" "$cells/x86_64.target.json"
+}
+
 @test "parity: the report names every cell's reproducer" {
 	run -0 grep -c '^- build .*: `scripts/kernel-build.sh -o ' "$BUILD/report/report.md"
 	assert_output "2"
