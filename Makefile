@@ -11,6 +11,10 @@
 # PREFIX, DESTDIR  for 'make install'
 # KERNEL=6.1|6.12  the kernel tree (scripts/trees/; default 6.1) of parity,
 #            series-*, diagnose, probes and the benchmarks of kernel builds
+# KCONFIG_ADD=NAME,CONFIG_X=y  fragments of kconfig/fragments/ and symbols
+#            added to every cell's configuration (kcfi, ...); the run keeps
+#            its cells and report apart, in O/config-NAMES/
+#            (Documentation/configs.md)
 # TARGETS=..., COMPILERS=..., TESTS=..., LLVM=-N  what 'make parity' runs
 #            (Documentation/parity.md); COMPILERS= names compilers of
 #            scripts/targets/compilers.list, or all, for parity, probes,
@@ -298,6 +302,7 @@ endef
 define HELP_SETTINGS
 every target|O=DIR V=1 CC=gcc|clang SANITIZE=1 PREFIX= DESTDIR=
 kernel builds|KERNEL=6.1|6.12 (scripts/trees/) KSRC=DIR
+kernel builds|KCONFIG_ADD=NAME,CONFIG_X=y (kconfig/fragments/)
 parity|TARGETS=NAME...|all COMPILERS= TESTS=none|kunit|kselftest|all LLVM=-N KSRC=DIR JOBS=N
 parity, probes, series-*|COMPILERS=all|NAME... (scripts/targets/compilers.list)
 series-*|SRC=DIR PATCHES=DIR

@@ -12,7 +12,11 @@
 # disk and keep its own console). Each boot gets a
 # fresh token, so an old log can never pass for a new boot. With -d, the
 # kselftest disk (scripts/kselftest.sh) is attached as the target's DISK
-# says, and the command line asks /init to run its tests.
+# says, and the command line asks /init to run its tests. A fragment of
+# KCONFIG_ADD may add to the command line and name the console line that
+# proves it is on (kconfig/fragments/, kparity-append and kparity-proof):
+# a boot without that line fails, and the lines found are kept in
+# KERNELDIR/boot.proof.
 #
 # Exit: 0 the guest passed, 1 it did not (reason on stdout), 2 trouble.
 
@@ -55,6 +59,27 @@ quote() {
 		sep=" "
 	done
 	printf '\n'
+}
+
+# proofs LOGDIR PROOFS: the console line of each proof of the cell's configuration
+# (PROOFS, KERNELDIR/kparity.proof: LABEL TAB TEXT a line, which kernel-build.sh
+# wrote from the fragments) into LOGDIR/boot.proof, 'LABEL: LINE' each,
+# and print the verdict: pass, or fail naming the first proof the console
+# lacks (a fragment asked for a feature that the running kernel does not
+# show)
+proofs() {
+	local frag text line
+
+	: >"$1/boot.proof"
+	while IFS='	' read -r frag text; do
+		[ -n "$frag" ] || continue
+		line=$(tr -d '\r' <"$1/boot.log" | grep -F -m 1 -- "$text") || {
+			echo "fail: no proof of $frag on the console (no line with '$text')"
+			return 1
+		}
+		printf '%s: %s\n' "$frag" "$(printf '%s\n' "$line" | sed 's/^\[ *[0-9.]*\] //')" >>"$1/boot.proof"
+	done <"$2"
+	echo pass
 }
 
 main() {
@@ -127,6 +152,7 @@ kparity.tests=kselftest kparity.disk=$t_disk_dev${t_append:+ $t_append}"
 	[ "${V:-0}" != 1 ] || cat "$logdir/boot.cmd" >&2
 
 	: >"$logdir/boot.log"
+	rm -f "$logdir/boot.proof"
 	# Boards with a sound device would otherwise try the host's audio.
 	QEMU_AUDIO_DRV=none
 	export QEMU_AUDIO_DRV
@@ -138,6 +164,8 @@ kparity.tests=kselftest kparity.disk=$t_disk_dev${t_append:+ $t_append}"
 	rc2=0
 	verdict=$("$TOPDIR/scripts/boot-verdict.sh" "$logdir/boot.log" "$rc" "$token") || rc2=$?
 	[ "$rc2" -ne 2 ] || exit 2
+	[ "$rc2" -ne 0 ] || [ ! -s "$kdir/kparity.proof" ] ||
+		verdict=$(proofs "$logdir" "$kdir/kparity.proof") || rc2=1
 	printf '%s\n' "$verdict" >"$logdir/boot.verdict"
 	printf '%s\n' "$verdict"
 	if [ "$rc2" -eq 0 ]; then

@@ -70,6 +70,9 @@ Environment:
   LLVM=1|-N|DIR/  which LLVM a clang build uses (default 1); a version
                   suffix names the build directory, e.g. x86_64-clang-19
   KSRC, KPARITY_KERNEL_TARBALL  the kernel tree (see kernel-src.sh)
+  KCONFIG_ADD=WORDS  fragments of kconfig/fragments/ (by NAME) and
+                  CONFIG_SYMBOL=VALUE words added to the target's
+                  configuration; the cell is then in BUILDDIR/config-NAMES/
   V=1             show make's commands and output
   CCACHE_DISABLE=1  do without ccache even where it is installed
   DIST=distcc|icecc  compile on a farm: DISTCC_HOSTS for distcc, the local
@@ -137,15 +140,49 @@ config_inputs() {
 	done
 }
 
+# cell_fragment FRAGMENT: print the path of what the cell takes of
+# kconfig/fragments/FRAGMENT, and add the console line that proves it is
+# on, if the fragment names one, to $objdir/kparity.proof.tmp (LABEL TAB
+# TEXT, for kernel-boot.sh). A compiler that cannot build the fragment's
+# Clang-only symbols (fragment_unfit) makes the cell a control: it takes a
+# copy of the fragment without them, and its proof is the fragment's
+# control line (kparity-control), what the same test shows without them.
+cell_fragment() {
+	local f="$FRAGDIR/$1" label="$1" key=proof why out syms
+
+	if why=$(fragment_unfit "$f"); then
+		syms=$(fragment_needs "$f" | cut -d ' ' -f 2- -s | tr ' ' '|')
+		out="$objdir/${1%.config}.control.config"
+		grep -v -E "^(# )?(${syms:-CONFIG_ }) *(=| is not set)" "$f" >"$out.tmp" || :
+		mv "$out.tmp" "$out"
+		label="$1 control ($why)"
+		key=control
+		f=$out
+	fi
+	sed -n "s/^# kparity-$key: *\\(.*[^ ]\\) *\$/\\1/p" "$FRAGDIR/$1" | while IFS= read -r text; do
+		printf '%s\t%s\n' "$label" "$text"
+	done >>"$objdir/kparity.proof.tmp"
+	printf '%s\n' "$f"
+}
+
 # configure SRCDIR NAME: configure $objdir unless its inputs are unchanged.
 configure() {
 	local srcdir="$1" name="$2" stamp="$objdir/.kparity-config" frag inputs
 
 	set --
+	: >"$objdir/kparity.proof.tmp"
 	for frag in $t_fragments; do
 		[ -f "$FRAGDIR/$frag" ] || die "cannot read fragment '$FRAGDIR/$frag'"
-		set -- "$@" "$FRAGDIR/$frag"
+		set -- "$@" "$(cell_fragment "$frag")"
 	done
+	mv "$objdir/kparity.proof.tmp" "$objdir/kparity.proof"
+	# KCONFIG_ADD's CONFIG_SYMBOL=VALUE words, as a fragment of the cell's
+	if [ -n "$t_config_set" ]; then
+		# shellcheck disable=SC2086 # one word a line
+		printf '%s\n' $t_config_set >"$objdir/kconfig-add.config.tmp"
+		mv "$objdir/kconfig-add.config.tmp" "$objdir/kconfig-add.config"
+		set -- "$@" "$objdir/kconfig-add.config"
+	fi
 	inputs=$(config_inputs "$srcdir" "$@")
 	if [ -f "$objdir/.config" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$inputs" ]; then
 		return 0
@@ -298,6 +335,7 @@ main() {
 	fi
 	is_positive "$jobs" || die "-j needs a positive number, not '$jobs'"
 	check_make_vars "$@"
+	config_check
 	load_target "$target"
 	setup_compiler "$compiler" "$builddir"
 	suffix="$cc_suffix"

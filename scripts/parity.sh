@@ -49,7 +49,8 @@ to BUILDDIR/report/.
   -c COMPILERS  compilers, separated by spaces or commas, of:
                 $(known_compilers)
                 or all for $(known_compilers all)
-                (default: gcc clang)
+                (default: gcc clang, or a newer clang that
+                KCONFIG_ADD's fragments need)
   -T SECONDS    time limit for each boot (default: 120)
   -k TESTS      which tests' results to judge, one of: $KNOWN_TESTS
                 (default: all, KUnit's at boot and the kselftests from
@@ -58,7 +59,9 @@ to BUILDDIR/report/.
                 CPUs; on a farm, its slot count)
 Environment: LLVM=1|-N|DIR/ selects the clang (default 1), V=1 shows full
 commands, KSRC=DIR uses an existing kernel tree, DIST=distcc|icecc builds
-on a farm (Documentation/build-farm.md).
+on a farm (Documentation/build-farm.md), KCONFIG_ADD=WORDS adds fragments
+of kconfig/fragments/ and CONFIG_SYMBOL=VALUE words to every cell
+(Documentation/configs.md).
 USAGE
 }
 
@@ -143,6 +146,7 @@ build_cell() {
 		--arg dstat "$dstat" --arg dreason "$dreason" \
 		--arg vstat "$vstat" --argjson vsecs "$vsecs" --arg verdict "$verdict" \
 		--arg vrepro "$repro_v" --arg qemu "$qemu" \
+		--arg proof "$(if [ "$vstat" = pass ]; then cat "$kdir/boot.proof" 2>/dev/null; fi)" \
 		--arg version "$(if [ "$vstat" != skipped ]; then
 			sed -n 's/\r$//; s/^kparity-init: version //p' "$kdir/boot.log" 2>/dev/null | head -n 1; fi)" \
 		--arg last "$(if [ "$vstat" = fail ]; then tail -n 15 "$kdir/boot.log" 2>/dev/null | tr -d '\r'; fi)" \
@@ -249,7 +253,7 @@ assemble() {
 	jq -s --arg kernel "$kernel" --arg build "$build" \
 		--arg targets "$targets" --arg compilers "$compilers" \
 		--arg reference "$(matrix_reference "$compilers")" --arg aliases "$aliases" \
-		--arg tests "$tests" --arg kinds "$kinds" \
+		--arg tests "$tests" --arg kinds "$kinds" --arg config_add "$(config_words)" \
 		--slurpfile f "$cells/failures.json" --slurpfile sk "$cells/skipped.json" \
 		-f "$TOPDIR/scripts/parity/parity-report.jq" "$@" >"$report/report.json.tmp"
 	mv "$report/report.json.tmp" "$report/report.json"
@@ -349,7 +353,8 @@ main() {
 	[ "$#" -eq 0 ] || { usage >&2; exit 2; }
 	[ -z "$jobs" ] || is_positive "$jobs" || die "-j needs a positive number, not '$jobs'"
 	[ -n "$targets" ] || targets=$(default_targets)
-	[ -n "$compilers" ] || compilers="gcc clang"
+	config_check
+	[ -n "$compilers" ] || compilers="gcc $(config_clang)"
 	check_lists
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" jq timeout flock || exit 2
 	# the farm the cells are built on (kernel-build.sh), named in the report

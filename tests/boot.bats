@@ -48,3 +48,24 @@ setup() {
 	assert_line --index 7 "kparity-init: FAIL $token"
 	refute_line --partial "kparity-init: PASS"
 }
+
+# bats test_tags=kernel
+@test "boot: a cell's proofs are looked for on the console, and a missing one fails the boot" {
+	local k initrd proof
+	k=$(kernel x86_64 gcc)
+	initrd=$("$TOP/scripts/initramfs.sh" -o "$BUILD" -t x86_64 -c gcc 2>/dev/null)
+	# as kernel-build.sh writes them from a fragment: LABEL, a tab, TEXT
+	printf '%s\t%s\n' "a.config" "kparity-init: ok run /bin/check" \
+		"b.config control (why)" "Linux version 6.1" >"$k/kparity.proof"
+	run -0 --separate-stderr "$TOP/scripts/kernel-boot.sh" -t x86_64 -k "$k" -i "$initrd" -T 60
+	assert_output pass
+	run -0 cat "$k/boot.proof"
+	assert_line --index 0 "a.config: kparity-init: ok run /bin/check"
+	assert_line --index 1 --regexp '^b\.config control \(why\): Linux version 6\.1\.[0-9]+ '
+	proof="no such line"
+	printf '%s\t%s\n' "a.config" "$proof" >"$k/kparity.proof"
+	run -1 --separate-stderr "$TOP/scripts/kernel-boot.sh" -t x86_64 -k "$k" -i "$initrd" -T 60
+	assert_output "fail: no proof of a.config on the console (no line with '$proof')"
+	run -0 cat "$k/boot.verdict"
+	assert_output "fail: no proof of a.config on the console (no line with '$proof')"
+}

@@ -100,6 +100,7 @@ expected() {
 		--arg dstat fail --arg dreason "cannot build the disk" --arg vstat fail --argjson vsecs 12 --arg verdict "fail: hang: no verdict" \
 		--arg vrepro "scripts/kernel-boot.sh" --arg qemu "" --arg version "" \
 		--arg last "$(printf 'one\ntwo')" --slurpfile warnings "$FIX/cell-warnings.json" \
+		--arg proof "$(printf 'kcfi.config: CFI failure at f\n\n')" \
 		--slurpfile tests <(echo null) --arg farm "" --arg jobs "" \
 		--slurpfile check <(echo '{"status": "pass", "summary": {"clashing": 0}, "clashes": []}') \
 		-f "scripts/parity/parity-cell.jq"
@@ -113,7 +114,7 @@ farm_cell() {
 		--arg dir d --arg ccver gcc --arg same "" --arg bstat pass \
 		--argjson bsecs 1 --arg breason "" --arg made "" --arg brepro b \
 		--arg dstat none --arg dreason "" --arg vstat skipped --argjson vsecs 0 --arg verdict "" \
-		--arg vrepro "" --arg qemu "" --arg version "" --arg last "" \
+		--arg vrepro "" --arg qemu "" --arg version "" --arg last "" --arg proof "" \
 		--slurpfile warnings "$FIX/cell-warnings.json" --slurpfile tests <(echo null) \
 		--slurpfile check <(echo null) --arg farm "$1" --arg jobs "$2" -f "scripts/parity/parity-cell.jq" | jq -c '.build.farm'
 }
@@ -349,16 +350,16 @@ OUT
 	need_tool jq
 	run -0 jq -c -s --arg kernel linux-6.1.192 --arg build build --arg targets "x86_64 riscv64-virt" \
 		--arg compilers "gcc clang-19" --arg reference gcc --arg aliases "gcc-12=gcc clang=clang-19" \
-		--arg tests kunit --arg kinds kunit \
+		--arg tests kunit --arg kinds kunit --arg config_add "kcfi CONFIG_HZ=250" \
 		--slurpfile f <(echo '{"failures": [], "findings": ["f"]}') \
 		--slurpfile sk <(echo '[{"target": "riscv64-virt", "compiler": "gcc-11", "reason": "r"}]') \
 		-f scripts/parity/parity-report.jq <(echo '{"name": "x86_64"}') <(echo '{"name": "riscv64-virt"}')
-	assert_output '{"version":1,"kernel":"linux-6.1.192","builddir":"build","tests":"kunit","test_kinds":["kunit"],"compilers":["gcc","clang-19"],"aliases":{"gcc-12":"gcc","clang":"clang-19"},"reference":"gcc","targets":["x86_64","riscv64-virt"],"skipped":[{"target":"riscv64-virt","compiler":"gcc-11","reason":"r"}],"failures":[],"findings":["f"],"verdict":"pass","matrix":[{"name":"x86_64"},{"name":"riscv64-virt"}]}'
+	assert_output '{"version":1,"kernel":"linux-6.1.192","builddir":"build","config_add":["kcfi","CONFIG_HZ=250"],"tests":"kunit","test_kinds":["kunit"],"compilers":["gcc","clang-19"],"aliases":{"gcc-12":"gcc","clang":"clang-19"},"reference":"gcc","targets":["x86_64","riscv64-virt"],"skipped":[{"target":"riscv64-virt","compiler":"gcc-11","reason":"r"}],"failures":[],"findings":["f"],"verdict":"pass","matrix":[{"name":"x86_64"},{"name":"riscv64-virt"}]}'
 	run -0 jq -c -s --arg kernel k --arg build b --arg targets x86_64 --arg compilers gcc \
-		--arg reference gcc --arg aliases "" --arg tests none --arg kinds "" \
+		--arg reference gcc --arg aliases "" --arg tests none --arg kinds "" --arg config_add "" \
 		--slurpfile f <(echo '{"failures": ["x"], "findings": []}') --slurpfile sk <(echo '[]') \
 		-f scripts/parity/parity-report.jq <(echo '{}')
-	assert_output '{"version":1,"kernel":"k","builddir":"b","tests":"none","test_kinds":[],"compilers":["gcc"],"aliases":{},"reference":"gcc","targets":["x86_64"],"skipped":[],"failures":["x"],"findings":[],"verdict":"fail","matrix":[{}]}'
+	assert_output '{"version":1,"kernel":"k","builddir":"b","config_add":[],"tests":"none","test_kinds":[],"compilers":["gcc"],"aliases":{},"reference":"gcc","targets":["x86_64"],"skipped":[],"failures":["x"],"findings":[],"verdict":"fail","matrix":[{}]}'
 }
 
 # verdicts ROW...: module-check.sh's verdicts.tsv, each ROW 'REL|BITS|VERDICT'

@@ -20,7 +20,8 @@
 # command line, the kselftest disk (scripts/kselftest.sh) is mounted
 # read-only on /mnt and the programs its kparity-tests.sh names are run,
 # each under its own time limit, printing TAP as kselftest's runner does
-# (scripts/ktap.sh reads it).
+# (scripts/ktap.sh reads it). kparity.lkdtm=TEST runs one LKDTM test
+# first (below).
 
 PATH=/bin
 export PATH
@@ -28,6 +29,7 @@ failures=0
 token=none
 tests=none
 disk=none
+lkdtm=none
 
 # say WHAT TEXT: one console line with the prefix the verdict looks for
 say() {
@@ -90,6 +92,8 @@ for word in $(cat /proc/cmdline); do
 	[ "$value" = "$word" ] || tests=$value
 	value=${word#kparity.disk=}
 	[ "$value" = "$word" ] || disk=$value
+	value=${word#kparity.lkdtm=}
+	[ "$value" = "$word" ] || lkdtm=$value
 done
 say marker "$token"
 
@@ -114,6 +118,18 @@ if [ "$status" -eq 42 ]; then
 	ok "run /bin/check"
 else
 	failed "run /bin/check"
+fi
+
+# With kparity.lkdtm=TEST (the proof of a configuration fragment,
+# kconfig/fragments/), LKDTM runs TEST through its debugfs trigger, in a
+# child process: a test that traps kills the child with an oops, whose
+# report on the console is the proof the fragment names, and the boot
+# goes on to its tests.
+if [ "$lkdtm" != none ]; then
+	mount -t debugfs debugfs /sys/kernel/debug
+	say lkdtm "$lkdtm"
+	sh -c "echo $lkdtm >/sys/kernel/debug/provoke-crash/DIRECT"
+	say lkdtm "$lkdtm exit $?"
 fi
 
 if [ "$tests" = kselftest ] || [ "$tests" = all ]; then

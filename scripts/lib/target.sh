@@ -77,6 +77,69 @@ target_skip() {
 	return 1
 }
 
+# fragment_needs FRAGMENT
+# Usage: set -- $(fragment_needs "$f"); min=$1; shift; symbols="$*"
+# Prints what a configuration fragment says only Clang builds, from its
+# line '# kparity-needs: clang N SYMBOL...': the oldest Clang major version
+# N, then the symbols that need it; nothing for a fragment any compiler
+# builds whole.
+fragment_needs() {
+	sed -n 's/^# kparity-needs: clang \([0-9][0-9]*\)\(.*\)$/\1\2/p' "$1" | head -n 1
+}
+
+# fragment_unfit FRAGMENT
+# Usage: compiler_select "$c"; if why=$(fragment_unfit "$f"); then ...
+# Prints why the selected compiler cannot build FRAGMENT's Clang-only
+# symbols (fragment_needs) and succeeds, or fails when it can: the cell
+# is then a control, built without them (kernel-build.sh).
+fragment_unfit() {
+	local min v
+
+	# shellcheck disable=SC2046 # a version and symbol names
+	set -- $(fragment_needs "$1")
+	[ "$#" -gt 0 ] || return 1
+	min=$1
+	if [ -z "$cc_llvm" ]; then
+		printf 'needs clang %s, and %s is GCC\n' "$min" "$cc_suffix"
+		return 0
+	fi
+	v=$("$cc_bin" -dumpversion 2>/dev/null) || return 1
+	[ "${v%%.*}" -lt "$min" ] || return 1
+	printf 'needs clang %s, and %s is clang %s\n' "$min" "$cc_suffix" "${v%%.*}"
+}
+
+# config_clang
+# Usage: compilers="gcc $(config_clang)"
+# Prints the Clang of a run whose compilers are not named: clang, unless
+# a fragment of KCONFIG_ADD needs a newer Clang (fragment_needs) than the
+# default clang is: then the oldest versioned clang of compilers.list that
+# is installed and new enough, so that the run has a cell with the whole
+# fragment (clang when none is: its cells are then controls).
+config_clang() {
+	local w min=0 m c v
+
+	for w in $(config_words); do
+		[ -f "$TOPDIR/kconfig/fragments/$w.config" ] || continue
+		# shellcheck disable=SC2046 # a version and symbol names
+		set -- $(fragment_needs "$TOPDIR/kconfig/fragments/$w.config")
+		[ "$#" -eq 0 ] || [ "$1" -le "$min" ] || min=$1
+	done
+	v=$(clang -dumpversion 2>/dev/null) || v=0
+	if [ "${v%%.*}" -ge "$min" ]; then
+		echo clang
+		return 0
+	fi
+	for c in $(compiler_lines | awk '$1 ~ /^clang-[0-9]+$/ { print $1 }'); do
+		m=${c#clang-}
+		if [ "$m" -ge "$min" ] && command -v "$c" >/dev/null; then
+			step CONFIG "KCONFIG_ADD needs clang $min: $c in place of clang (clang ${v%%.*})"
+			echo "$c"
+			return 0
+		fi
+	done
+	echo clang
+}
+
 # load_target NAME
 # Usage: load_target "$target"
 # Checks scripts/targets/NAME.target and sets t_name and one t_* variable
@@ -85,11 +148,13 @@ target_skip() {
 # empty, but t_srcarch defaults to t_arch and t_default to y. t_host is 1
 # for a host target (its QEMU keys empty), else empty. t_fragments ends with the
 # FRAGMENTS of the run's kernel tree (tree_name), when it has a data file:
-# what only that tree offers, for every target. The keys themselves are
+# what only that tree offers, for every target, and then the fragments
+# KCONFIG_ADD names (config_words); its CONFIG_SYMBOL=VALUE words are in
+# t_config_set, separated by spaces. The keys themselves are
 # left unset, so that none leaks into a make run. Exits 2 (target.sh has
 # said why) on an unknown target or a bad file.
 load_target() {
-	local file
+	local file w
 
 	file=$("$TOPDIR/scripts/target-check.sh" -p "$PROG" "$1") || exit 2
 	# shellcheck disable=SC2086 # one word per key
@@ -124,6 +189,31 @@ load_target() {
 	# shellcheck disable=SC2086 # one word per key
 	unset $TARGET_REQUIRED $TARGET_OPTIONAL
 	! tree_known || t_fragments="$t_fragments$(load_tree "$(tree_name)" && printf '%s' "${k_fragments:+ $k_fragments}")"
+	t_config_set=""
+	for w in $(config_words); do
+		case "$w" in
+		CONFIG_*) config_set "$w" ;;
+		*) config_fragment "$w" ;;
+		esac
+	done
+}
+
+# config_set WORD: add KCONFIG_ADD's CONFIG_SYMBOL=VALUE WORD to the loaded
+# target's t_config_set
+config_set() {
+	t_config_set="$t_config_set${t_config_set:+ }$1"
+}
+
+# config_fragment NAME: add the fragment NAME of KCONFIG_ADD to the loaded
+# target: to t_fragments, and its '# kparity-append: WORDS' to the
+# kernel's command line (t_append)
+config_fragment() {
+	local f="$TOPDIR/kconfig/fragments/$1.config" a
+
+	t_fragments="$t_fragments $1.config"
+	[ -f "$f" ] || return 0
+	a=$(sed -n 's/^# kparity-append: *//p' "$f" | paste -s -d ' ' -)
+	t_append="$t_append${t_append:+${a:+ }}$a"
 }
 
 # The compilers kparity knows: one line each, NAME CC LLVM IAS ALL

@@ -98,15 +98,66 @@ tree_for_version() {
 	printf '%s\n' "$name"
 }
 
+# config_words
+# Usage: for w in $(config_words); do ...
+# Prints the words of KCONFIG_ADD (separated by spaces or commas), what
+# the run adds to every cell's configuration: each the NAME of a fragment
+# kconfig/fragments/NAME.config, or CONFIG_SYMBOL=VALUE.
+config_words() {
+	printf '%s\n' "${KCONFIG_ADD:-}" | sed 's/,/ /g' | tr -s ' ' '\n' | awk 'NF' | paste -s -d ' ' -
+}
+
+# config_check
+# Usage: config_check || exit 2
+# Dies on a word of KCONFIG_ADD that is neither a fragment of
+# kconfig/fragments/ nor CONFIG_SYMBOL=VALUE with VALUE y, n, m or a
+# number (a string would need quoting in a make variable and a path).
+config_check() {
+	local w
+
+	for w in $(config_words); do
+		case "$w" in
+		CONFIG_*)
+			printf '%s\n' "$w" | grep -Eqx 'CONFIG_[A-Z0-9_]+=(y|n|m|-?[0-9]+|0x[0-9a-fA-F]+)' ||
+				die "KCONFIG_ADD: '$w' is not CONFIG_SYMBOL=VALUE (y, n, m or a number)"
+			;;
+		*)
+			[ -f "$TOPDIR/kconfig/fragments/$w.config" ] ||
+				die "KCONFIG_ADD: no fragment '$w' (known: $(config_fragments))"
+			;;
+		esac
+	done
+}
+
+# config_fragments
+# Usage: die "... (known: $(config_fragments))"
+# Prints the names of the fragments in kconfig/fragments/, on one line.
+config_fragments() {
+	(cd "$TOPDIR/kconfig/fragments" && ls -- *.config) | sed 's/\.config$//' | paste -s -d ' ' -
+}
+
+# config_name
+# Usage: name=$(config_name)
+# Prints the name of what the run adds to its cells' configuration: the
+# words of KCONFIG_ADD joined by '+', CONFIG_ left out (kcfi,
+# kcfi+CFI_PERMISSIVE=y), or nothing when it adds nothing.
+config_name() {
+	config_words | tr ' ' '\n' | sed 's/^CONFIG_//' | paste -s -d '+' -
+}
+
 # tree_root BUILDDIR
 # Usage: report="$(tree_root "$builddir")/report"
-# Prints where the run of the current tree (tree_name) keeps what depends
-# on the kernel (its cells, report, comparisons): BUILDDIR itself for the
-# default tree, BUILDDIR/NAME for another, so that two trees' runs never
-# share a file.
+# Prints where the run of the current tree (tree_name) and configuration
+# (config_name) keeps what depends on the kernel (its cells, report,
+# comparisons): BUILDDIR itself for the default tree, BUILDDIR/NAME for
+# another, and below that config-CONFIG when KCONFIG_ADD adds to the
+# configuration, so that no two trees' or configurations' runs share a
+# file.
 tree_root() {
-	case "$(tree_name)" in
-	"$DEFAULT_TREE") printf '%s\n' "$1" ;;
-	*) printf '%s/%s\n' "$1" "$(tree_name)" ;;
-	esac
+	local root="$1" c
+
+	[ "$(tree_name)" = "$DEFAULT_TREE" ] || root="$root/$(tree_name)"
+	c=$(config_name)
+	[ -z "$c" ] || root="$root/config-$c"
+	printf '%s\n' "$root"
 }

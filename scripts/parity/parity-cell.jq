@@ -9,6 +9,7 @@
 #           --arg dstat pass|fail|none --arg dreason R
 #           --arg vstat pass|fail|skipped --argjson vsecs N --arg verdict V
 #           --arg vrepro CMD --arg qemu CMD --arg version V --arg last LINES
+#           --arg proof LINES
 #           --slurpfile warnings W.json --slurpfile tests TESTS.json
 #           --slurpfile check CHECK.json
 #           --arg farm distcc|icecc|"" --arg jobs "HOST JOBS" LINES
@@ -19,7 +20,10 @@
 # build.farm is null for a cell built without a farm. disk is the cell's
 # kselftest disk: none when the kselftests are not judged (or the build
 # failed), else whether it could be made. check is the cell's kabi check
-# (parity-check.jq), null when the build failed.
+# (parity-check.jq), null when the build failed. proof holds what shows
+# that the fragments of KCONFIG_ADD are on (Documentation/configs.md):
+# kernel-boot.sh's boot.proof, 'FRAGMENT: FINDING' a line; [] without
+# any.
 
 {target: $target, compiler: $compiler, name: $name, dir: $dir,
  compiler_version: $ccver,
@@ -42,6 +46,7 @@
 	log: ($dir + "/boot.log"),
 	reproduce: (if $vrepro == "" then null else $vrepro end),
 	qemu: (if $qemu == "" then null else $qemu end)},
+ proof: ($proof | split("\n") | map(select(. != ""))),
  warnings: $warnings[0],
  tests: $tests[0],
  check: $check[0]}

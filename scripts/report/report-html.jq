@@ -39,6 +39,8 @@ layout_css,
 "<h1>kparity report: \(.kernel | @html)</h1>",
 "<p class=\"verdict \(.verdict | cls)\">\(.verdict | ascii_upcase)"
 	+ (if (.failures | length) > 0 then " &mdash; \(.failures | length) failures" else "" end) + "</p>",
+(if ((.config_add // []) | length) > 0 then
+	"<p>Configuration: each target's own, and KCONFIG_ADD <code>\(.config_add | join(" ") | @html)</code></p>" else empty end),
 (if (.failures | length) > 0 then
 	"<ul>" + ([.failures[] | "<li>\(@html)</li>"] | join("")) + "</ul>" else empty end),
 (if ((.skipped // []) | length) > 0 then
@@ -59,7 +61,8 @@ tests_overview_html,
 	"<h2>\(.name | @html)</h2>",
 	"<ul>",
 	(.cells[] | "<li><b>\(.name | @html)</b>: \(.compiler_version | @html)"
-		+ (if .boot.proc_version != null then "<br><code>\(.boot.proc_version | @html)</code>" else "" end) + "</li>"),
+		+ (if .boot.proc_version != null then "<br><code>\(.boot.proc_version | @html)</code>" else "" end)
+		+ ([(.proof // [])[] | "<br>proof: <code>\(@html)</code>"] | join("")) + "</li>"),
 	(if .warnings_diff != null then
 		"<li>warnings: gcc \(.warnings_diff.gcc), clang \(.warnings_diff.clang); only gcc: "
 		+ (.warnings_diff.only_gcc | to_entries | map("\(.key) \(.value)") | join(", ") | if . == "" then "none" else . end | @html)

@@ -16,6 +16,8 @@ include "report-history";
 "Verdict: **\(.verdict | ascii_upcase)**" +
 	(if (.failures | length) > 0 then " (\(.failures | length) failures)" else "" end),
 "",
+(if ((.config_add // []) | length) > 0 then
+	("Configuration: each target's own, and KCONFIG_ADD \(.config_add | join(" "))", "") else empty end),
 (if is_matrix then matrix_md else
 	has_farm as $farm | has_since as $since |
 	"| target | compiler | build | \(if $farm then "farm | " else "" end)boot | warnings | kabi |\(if $since then " since last run |" else "" end)",
@@ -34,6 +36,7 @@ tests_overview_md,
 	(.cells[] |
 		"- \(.name): \(.compiler_version); " +
 		(if .boot.proc_version != null then "booted `\(.boot.proc_version)`" else "not booted" end)),
+	(.cells[] | . as $c | (.proof // [])[] | "- proof \($c.name): \(.)"),
 	(if .warnings_diff != null then
 		"- warnings: gcc \(.warnings_diff.gcc), clang \(.warnings_diff.clang); only gcc: " +
 		(.warnings_diff.only_gcc | to_entries | map("\(.key) \(.value)") | join(", ") | if . == "" then "none" else . end) +

@@ -1,0 +1,117 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# What a run adds to its cells' configuration (KCONFIG_ADD): its words,
+# where its cells and report go, the fragments' Clang-only symbols and
+# the control cells of the compilers that cannot build them, the clang of
+# a run that names none, and bad words. The real kCFI run is in
+# tests/full/configs.bats.
+
+load common
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+}
+
+# in_sh CODE: run CODE in a POSIX sh that has sourced the libraries
+in_sh() {
+	PROG=configs-test TOPDIR="$TOP" sh -c \
+		'. "$TOPDIR/scripts/lib/common.sh" && . "$TOPDIR/scripts/lib/target.sh" && eval "$1"' sh "$1"
+}
+
+# fake_clang DIR NAME VERSION: DIR/NAME, a clang that says it is VERSION
+fake_clang() {
+	mkdir -p "$1"
+	printf '#!/bin/sh\necho %s\n' "$3" >"$1/$2"
+	chmod +x "$1/$2"
+}
+
+# tools_only DIR: DIR/bin holds links to the tools the library runs, so
+# that PATH=DIR/bin finds no compiler but the fakes put there
+tools_only() {
+	local t
+	mkdir -p "$1/bin"
+	for t in sh sed awk paste tr head cat cut grep ls printf; do
+		ln -s "$(command -v "$t")" "$1/bin/$t"
+	done
+}
+
+@test "configs: KCONFIG_ADD's words, by commas or spaces, and the run's name for them" {
+	KCONFIG_ADD="kcfi, CONFIG_LKDTM=y,,CONFIG_HZ=250" run -0 in_sh 'config_words; config_name'
+	assert_output "$(printf '%s\n' 'kcfi CONFIG_LKDTM=y CONFIG_HZ=250' 'kcfi+LKDTM=y+HZ=250')"
+	run -0 in_sh 'config_words; config_name'
+	assert_output "$(printf '%s\n' '' '')"
+}
+
+@test "configs: a run with KCONFIG_ADD keeps its cells and report in config-NAME, below its tree's" {
+	KCONFIG_ADD=kcfi run -0 in_sh 'load_target x86_64; compiler_select clang-16; tree_root /b; cell_dir /b; cell_dir /b toybox'
+	assert_output "$(printf '%s\n' /b/config-kcfi /b/config-kcfi/kernel/x86_64-clang-16 /b/toybox/x86_64-clang-16)"
+	KERNEL=6.12 KCONFIG_ADD=kcfi,CONFIG_HZ=250 run -0 in_sh 'tree_root /b'
+	assert_output /b/6.12/config-kcfi+HZ=250
+}
+
+@test "configs: an unknown fragment or a malformed CONFIG word is one line and exit 2" {
+	KCONFIG_ADD=kcfi,cfi run -2 --separate-stderr in_sh 'config_check; echo after'
+	assert_output ""
+	assert_equal "$stderr" "configs-test: KCONFIG_ADD: no fragment 'cfi' (known: $(cd "$TOP/kconfig/fragments" && ls -- *.config | sed 's/\.config$//' | paste -s -d ' ' -))"
+	KCONFIG_ADD=CONFIG_HZ run -2 --separate-stderr in_sh 'config_check; echo after'
+	assert_equal "$stderr" "configs-test: KCONFIG_ADD: 'CONFIG_HZ' is not CONFIG_SYMBOL=VALUE (y, n, m or a number)"
+	KCONFIG_ADD='CONFIG_CMDLINE="quiet"' run -2 --separate-stderr in_sh 'config_check; echo after'
+	assert_equal "$stderr" "configs-test: KCONFIG_ADD: 'CONFIG_CMDLINE=\"quiet\"' is not CONFIG_SYMBOL=VALUE (y, n, m or a number)"
+	KCONFIG_ADD=kcfi,CONFIG_HZ=250,CONFIG_BASE_SMALL=0x1 run -0 in_sh 'config_check; echo after'
+	assert_output after
+}
+
+@test "configs: a fragment's cells take it after the target's own, with its command line words" {
+	KCONFIG_ADD=kcfi,CONFIG_HZ=250,CONFIG_LOCALVERSION_AUTO=n run -0 in_sh \
+		'load_target x86_64; printf "%s\n" "$t_fragments" "$t_append" "$t_config_set"'
+	assert_output "$(printf '%s\n' 'x86_64.config debug-info.config kunit.config kcfi.config' \
+		kparity.lkdtm=CFI_FORWARD_PROTO 'CONFIG_HZ=250 CONFIG_LOCALVERSION_AUTO=n')"
+	run -0 in_sh 'load_target x86_64; printf "%s\n" "$t_fragments" "[$t_append]" "[$t_config_set]"'
+	assert_output "$(printf '%s\n' 'x86_64.config debug-info.config kunit.config' '[]' '[]')"
+}
+
+@test "configs: the Clang-only symbols of kcfi, and who cannot build them, with why" {
+	local f=$TOP/kconfig/fragments/kcfi.config
+	run -0 in_sh "fragment_needs '$f'"
+	assert_output "16 CONFIG_CFI_CLANG CONFIG_CFI_PERMISSIVE"
+	run -0 in_sh "fragment_needs '$TOP/kconfig/fragments/kunit.config'"
+	assert_output ""
+	run -0 in_sh "compiler_select gcc; fragment_unfit '$f'"
+	assert_output "needs clang 16, and gcc is GCC"
+	fake_clang "$T/llvm15" clang 15.0.7
+	LLVM=$T/llvm15/ run -0 in_sh "compiler_select clang; fragment_unfit '$f'"
+	assert_output "needs clang 16, and clang-15 is clang 15"
+	fake_clang "$T/llvm16" clang 16.0.6
+	LLVM=$T/llvm16/ run -1 in_sh "compiler_select clang; fragment_unfit '$f'"
+	assert_output ""
+	run -1 in_sh "compiler_select gcc; fragment_unfit '$TOP/kconfig/fragments/kunit.config'"
+	assert_output ""
+}
+
+@test "configs: a run that names no compilers takes the oldest clang its fragments need" {
+	tools_only "$T"
+	fake_clang "$T/bin" clang 14.0.6
+	fake_clang "$T/bin" clang-15 15.0.7
+	fake_clang "$T/bin" clang-19 19.1.7
+	fake_clang "$T/bin" clang-22 22.0.0
+	KCONFIG_ADD=kcfi run -0 --separate-stderr in_sh "PATH=$T/bin; config_clang"
+	assert_output clang-19
+	# the step line, as bats gives it: the leading blanks of stderr's
+	# first line dropped
+	assert_equal "$stderr" "CONFIG  KCONFIG_ADD needs clang 16: clang-19 in place of clang (clang 14)"
+	run -0 --separate-stderr in_sh "PATH=$T/bin; config_clang"
+	assert_output clang
+	assert_equal "$stderr" ""
+	rm "$T/bin/clang-19" "$T/bin/clang-22"
+	KCONFIG_ADD=kcfi run -0 --separate-stderr in_sh "PATH=$T/bin; config_clang"
+	assert_output clang
+}
+
+@test "configs: parity and kernel-build refuse an unknown fragment before anything is built" {
+	KCONFIG_ADD=cfi run -2 --separate-stderr "$TOP/scripts/parity.sh" -o "$T/b" -t x86_64
+	assert_output ""
+	assert_equal "${stderr_lines[0]}" "parity.sh: KCONFIG_ADD: no fragment 'cfi' (known: $(cd "$TOP/kconfig/fragments" && ls -- *.config | sed 's/\.config$//' | paste -s -d ' ' -))"
+	KCONFIG_ADD=CONFIG_HZ run -2 --separate-stderr "$TOP/scripts/kernel-build.sh" -o "$T/b" -t x86_64 -c gcc
+	assert_equal "$stderr" "kernel-build.sh: KCONFIG_ADD: 'CONFIG_HZ' is not CONFIG_SYMBOL=VALUE (y, n, m or a number)"
+	[ ! -e "$T/b" ]
+}
