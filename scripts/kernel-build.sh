@@ -301,6 +301,53 @@ build() {
 	step BUILD "$name  $(fmt_time $(($(date +%s) - start)))"
 }
 
+# build_proofs: check what the fragments say the build must be made of
+# ('# kparity-bitcode: OBJECT': OBJECT is LLVM bitcode, or an ELF object in
+# a control cell, fragment_unfit) and keep each finding, 'LABEL: FINDING',
+# in $objdir/build.proof; exit 1 when one is not so.
+build_proofs() {
+	local frag f obj magic want label why
+
+	: >"$objdir/build.proof.tmp"
+	for frag in $t_fragments; do
+		f="$FRAGDIR/$frag"
+		# shellcheck disable=SC2013 # object paths have no blanks
+		for obj in $(sed -n 's/^# kparity-bitcode: *//p' "$f"); do
+			magic=$(head -c 4 "$objdir/$obj" 2>/dev/null | od -An -tx1 | tr -d ' \n')
+			label=$frag
+			want=4243c0de
+			if why=$(fragment_unfit "$f"); then
+				label="$frag control ($why)"
+				want=7f454c46
+			fi
+			if [ "$magic" != "$want" ]; then
+				rm -f "$objdir/build.proof.tmp"
+				die_build "$frag: $obj is $(magic_name "$magic"), not $(magic_name "$want")"
+			fi
+			printf '%s: %s is %s\n' "$label" "$obj" "$(magic_name "$magic")" >>"$objdir/build.proof.tmp"
+		done
+	done
+	mv "$objdir/build.proof.tmp" "$objdir/build.proof"
+}
+
+# magic_name HEX: what an object whose first four bytes are HEX is
+magic_name() {
+	case "$1" in
+	4243c0de) echo "LLVM bitcode" ;;
+	7f454c46) echo "an ELF object" ;;
+	"") echo "missing" ;;
+	*) echo "neither LLVM bitcode nor ELF (first bytes $1)" ;;
+	esac
+}
+
+# die_build MESSAGE: the build is not what its configuration asked for:
+# say so, forget that it built, exit 1
+die_build() {
+	rm -f "$objdir/.kparity-built"
+	printf '%s: %s\n' "$PROG" "$1" >&2
+	exit 1
+}
+
 # check_srcdir SRCDIR: fail if anything in SRCDIR is newer than the mark
 # taken before configuring; with O= the tree must stay untouched.
 check_srcdir() {
@@ -355,6 +402,7 @@ main() {
 	configure "$srcdir" "$name"
 	build "$srcdir" "$name" "$jobs"
 	check_srcdir "$srcdir"
+	build_proofs
 
 	[ -f "$objdir/vmlinux" ] || die "make succeeded but left no '$objdir/vmlinux'"
 	[ -f "$objdir/$t_image" ] || die "make succeeded but left no '$objdir/$t_image'"

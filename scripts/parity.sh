@@ -146,7 +146,8 @@ build_cell() {
 		--arg dstat "$dstat" --arg dreason "$dreason" \
 		--arg vstat "$vstat" --argjson vsecs "$vsecs" --arg verdict "$verdict" \
 		--arg vrepro "$repro_v" --arg qemu "$qemu" \
-		--arg proof "$(if [ "$vstat" = pass ]; then cat "$kdir/boot.proof" 2>/dev/null; fi)" \
+		--arg proof "$(cat "$kdir/build.proof" 2>/dev/null
+			if [ "$vstat" = pass ]; then cat "$kdir/boot.proof" 2>/dev/null; fi)" \
 		--arg version "$(if [ "$vstat" != skipped ]; then
 			sed -n 's/\r$//; s/^kparity-init: version //p' "$kdir/boot.log" 2>/dev/null | head -n 1; fi)" \
 		--arg last "$(if [ "$vstat" = fail ]; then tail -n 15 "$kdir/boot.log" 2>/dev/null | tr -d '\r'; fi)" \

@@ -22,8 +22,8 @@
 # failed), else whether it could be made. check is the cell's kabi check
 # (parity-check.jq), null when the build failed. proof holds what shows
 # that the fragments of KCONFIG_ADD are on (Documentation/configs.md):
-# kernel-boot.sh's boot.proof, 'FRAGMENT: FINDING' a line; [] without
-# any.
+# kernel-build.sh's build.proof and kernel-boot.sh's boot.proof,
+# 'FRAGMENT: FINDING' a line; [] without any.
 
 {target: $target, compiler: $compiler, name: $name, dir: $dir,
  compiler_version: $ccver,
