@@ -215,6 +215,19 @@ setup() {
 	run -0 cmp "$BATS_TEST_TMPDIR/row.json" "$cells/x86_64.target.json"
 }
 
+@test "parity: parity-cell.sh alone builds nothing again and writes the cell as the run did" {
+	local cells=$BUILD/report/cells prog='[.name, .build.status, .build.make_seconds, .boot.status,
+		.tests.counts, .check.summary, .warnings.warnings, .proof]'
+	run -0 jq -c "$prog" "$cells/x86_64-clang.json"
+	local before=$output
+	rm "$cells/x86_64-clang.json"
+	run -0 --separate-stderr "$TOP/scripts/parity-cell.sh" -o "$BUILD" -t x86_64 -c clang \
+		-k kunit -s "$BUILD/src/linux-source-6.1" "$cells"
+	assert_output ""
+	run -0 jq -c "$prog" "$cells/x86_64-clang.json"
+	assert_output "$before"
+}
+
 @test "parity: the report names every cell's reproducer" {
 	run -0 grep -c '^- build .*: `scripts/kernel-build.sh -o ' "$BUILD/report/report.md"
 	assert_output "2"
