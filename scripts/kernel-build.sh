@@ -70,9 +70,12 @@ Environment:
   LLVM=1|-N|DIR/  which LLVM a clang build uses (default 1); a version
                   suffix names the build directory, e.g. x86_64-clang-19
   KSRC, KPARITY_KERNEL_TARBALL  the kernel tree (see kernel-src.sh)
+  KCONFIG=NAME    the base configuration in place of the target's:
+                  tinyconfig, allnoconfig, defconfig or NAME_defconfig
   KCONFIG_ADD=WORDS  fragments of kconfig/fragments/ (by NAME) and
                   CONFIG_SYMBOL=VALUE words added to the target's
-                  configuration; the cell is then in BUILDDIR/config-NAMES/
+                  configuration; with either, the cell is in
+                  config-NAMES/ below the tree's place in BUILDDIR
   V=1             show make's commands and output
   CCACHE_DISABLE=1  do without ccache even where it is installed
   DIST=distcc|icecc  compile on a farm: DISTCC_HOSTS for distcc, the local
@@ -163,6 +166,17 @@ cell_fragment() {
 		printf '%s\t%s\n' "$label" "$text"
 	done >>"$objdir/kparity.proof.tmp"
 	printf '%s\n' "$f"
+}
+
+# check_base SRCDIR: die when the base configuration is a NAME_defconfig
+# that SRCDIR does not have for the target's architecture
+check_base() {
+	case "$t_base" in
+	*_defconfig)
+		[ -f "$1/arch/$t_srcarch/configs/$t_base" ] ||
+			die "KCONFIG: the tree has no arch/$t_srcarch/configs/$t_base (known: $(cd "$1/arch/$t_srcarch/configs" && printf '%s\n' *_defconfig | paste -s -d ' ' -))"
+		;;
+	esac
 }
 
 # configure SRCDIR NAME: configure $objdir unless its inputs are unchanged.
@@ -390,6 +404,7 @@ main() {
 	srcdir=$("$TOPDIR/scripts/kernel-src.sh" -o "$builddir") || exit 2
 	"$TOPDIR/scripts/kernel-patch.sh" -s "$srcdir" || exit
 	version_string "$srcdir"
+	check_base "$srcdir"
 	objdir=$(cell_dir "$builddir")
 	mkdir -p "$objdir" || die "cannot create '$objdir'"
 	objdir=$(cd "$objdir" && pwd)

@@ -115,3 +115,23 @@ tools_only() {
 	assert_equal "$stderr" "kernel-build.sh: KCONFIG_ADD: 'CONFIG_HZ' is not CONFIG_SYMBOL=VALUE (y, n, m or a number)"
 	[ ! -e "$T/b" ]
 }
+
+@test "configs: KCONFIG replaces every target's base configuration, and names the run's place" {
+	KCONFIG=defconfig KCONFIG_ADD=kcfi run -0 in_sh 'load_target x86_64; printf "%s\n" "$t_base"; config_name; tree_root /b'
+	assert_output "$(printf '%s\n' defconfig defconfig+kcfi /b/config-defconfig+kcfi)"
+	KCONFIG=x86_64_defconfig run -0 in_sh 'config_check; load_target x86_64; printf "%s\n" "$t_base"; tree_root /b'
+	assert_output "$(printf '%s\n' x86_64_defconfig /b/config-x86_64_defconfig)"
+	KCONFIG=oldconfig run -2 --separate-stderr in_sh 'config_check; echo after'
+	assert_equal "$stderr" "configs-test: KCONFIG: 'oldconfig' is none of tinyconfig, allnoconfig, defconfig, NAME_defconfig"
+	KCONFIG=../x_defconfig run -2 --separate-stderr in_sh 'config_check; echo after'
+	assert_equal "$stderr" "configs-test: KCONFIG: '../x_defconfig' is not a configuration's name"
+}
+
+@test "configs: a NAME_defconfig the tree lacks is one line, before the cell's directory is made" {
+	export KPARITY_CACHE_DIR=${KPARITY_CACHE_DIR:-${KPARITY_BUILD:-$TOP/build}/cache}
+	local b=${KPARITY_BUILD:-$TOP/build}
+	KCONFIG=vax_defconfig run -2 --separate-stderr "$TOP/scripts/kernel-build.sh" -o "$b" -t x86_64 -c gcc
+	assert_output ""
+	assert_equal "${stderr_lines[-1]}" "kernel-build.sh: KCONFIG: the tree has no arch/x86/configs/vax_defconfig (known: i386_defconfig x86_64_defconfig)"
+	[ ! -e "$b/config-vax_defconfig" ]
+}

@@ -149,7 +149,7 @@ config_clang() {
 # for a host target (its QEMU keys empty), else empty. t_fragments ends with the
 # FRAGMENTS of the run's kernel tree (tree_name), when it has a data file:
 # what only that tree offers, for every target, and then the fragments
-# KCONFIG_ADD names (config_words); its CONFIG_SYMBOL=VALUE words are in
+# KCONFIG_ADD names (config_words); t_base is KCONFIG when it is set; its CONFIG_SYMBOL=VALUE words are in
 # t_config_set, separated by spaces. The keys themselves are
 # left unset, so that none leaks into a make run. Exits 2 (target.sh has
 # said why) on an unknown target or a bad file.
@@ -189,6 +189,7 @@ load_target() {
 	# shellcheck disable=SC2086 # one word per key
 	unset $TARGET_REQUIRED $TARGET_OPTIONAL
 	! tree_known || t_fragments="$t_fragments$(load_tree "$(tree_name)" && printf '%s' "${k_fragments:+ $k_fragments}")"
+	[ -z "${KCONFIG:-}" ] || t_base="$KCONFIG"
 	t_config_set=""
 	for w in $(config_words); do
 		case "$w" in

@@ -109,11 +109,19 @@ config_words() {
 
 # config_check
 # Usage: config_check || exit 2
-# Dies on a word of KCONFIG_ADD that is neither a fragment of
+# Dies on a KCONFIG that is none of tinyconfig, allnoconfig, defconfig and
+# NAME_defconfig, or on a word of KCONFIG_ADD that is neither a fragment of
 # kconfig/fragments/ nor CONFIG_SYMBOL=VALUE with VALUE y, n, m or a
 # number (a string would need quoting in a make variable and a path).
 config_check() {
 	local w
+
+	case "${KCONFIG:-}" in
+	"" | tinyconfig | allnoconfig | defconfig) ;;
+	*[!A-Za-z0-9_.-]* | _defconfig) die "KCONFIG: '$KCONFIG' is not a configuration's name" ;;
+	*_defconfig) ;;
+	*) die "KCONFIG: '$KCONFIG' is none of tinyconfig, allnoconfig, defconfig, NAME_defconfig" ;;
+	esac
 
 	for w in $(config_words); do
 		case "$w" in
@@ -138,11 +146,13 @@ config_fragments() {
 
 # config_name
 # Usage: name=$(config_name)
-# Prints the name of what the run adds to its cells' configuration: the
-# words of KCONFIG_ADD joined by '+', CONFIG_ left out (kcfi,
-# kcfi+CFI_PERMISSIVE=y), or nothing when it adds nothing.
+# Prints the name of the run's configuration when it is not the targets'
+# own: KCONFIG, then the words of KCONFIG_ADD, joined by '+', CONFIG_ left
+# out (kcfi, defconfig+kcfi, kcfi+CFI_PERMISSIVE=y); nothing without
+# either.
 config_name() {
-	config_words | tr ' ' '\n' | sed 's/^CONFIG_//' | paste -s -d '+' -
+	printf '%s %s\n' "${KCONFIG:-}" "$(config_words)" | tr ' ' '\n' | awk 'NF' |
+		sed 's/^CONFIG_//' | paste -s -d '+' -
 }
 
 # tree_root BUILDDIR
@@ -150,8 +160,8 @@ config_name() {
 # Prints where the run of the current tree (tree_name) and configuration
 # (config_name) keeps what depends on the kernel (its cells, report,
 # comparisons): BUILDDIR itself for the default tree, BUILDDIR/NAME for
-# another, and below that config-CONFIG when KCONFIG_ADD adds to the
-# configuration, so that no two trees' or configurations' runs share a
+# another, and below that config-NAME (config_name) when KCONFIG or
+# KCONFIG_ADD changes the configuration, so that no two trees' or configurations' runs share a
 # file.
 tree_root() {
 	local root="$1" c
