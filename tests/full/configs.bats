@@ -1,0 +1,50 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# KCONFIG_ADD on real cells: x86_64 with kcfi (Clang 16's cell traps
+# LKDTM's mismatched call, GCC's control survives it) and with thinlto
+# (Clang's objects are LLVM bitcode, GCC's control's are ELF), each
+# built, booted with its KUnit suites and compared. Four tiny kernels of
+# their own, about 20 minutes cold on two cores: 'make check-full' runs
+# this file, and Documentation/configs.md keeps the figures.
+# The tests run in order, on one build directory (cached in
+# $KPARITY_BUILD/config-*/ after the first run).
+
+load ../common
+
+setup_file() {
+	export BUILD=${KPARITY_BUILD:-$TOP/build}
+}
+
+setup() {
+	need_tool jq
+	need_tool clang-16
+}
+
+# CELLS: each cell's name, build and boot status, KUnit counts and proof
+CELLS='.matrix[].cells[] | [.name, .build.status, .boot.status,
+	.tests.counts.pass, .tests.counts.fail, .proof]'
+
+@test "configs: x86_64 with kcfi, Clang 16's cell traps the mismatched call and GCC's control does not" {
+	KCONFIG_ADD=kcfi run -0 --separate-stderr "$TOP/scripts/parity.sh" -o "$BUILD" -t x86_64 -k kunit
+	assert_output "parity: PASS 1 targets x 2 compilers built and booted, no incompatible layout difference; report in $BUILD/config-kcfi/report/report.html"
+	local r=$BUILD/config-kcfi/report/report.json
+	run -0 jq -c '.config_add, .compilers' "$r"
+	assert_output "$(printf '%s\n' '["kcfi"]' '["gcc","clang-16"]')"
+	run -0 jq -c "$CELLS" "$r"
+	assert_line --index 0 '["x86_64/gcc","pass","pass",90,0,["kcfi.config control (needs clang 16, and gcc is GCC): lkdtm: FAIL: survived mismatched prototype function call!"]]'
+	assert_line --index 1 --regexp '^\["x86_64/clang-16","pass","pass",90,0,\["kcfi\.config: CFI failure at lkdtm_indirect_call\+0x[0-9a-f]+/0x[0-9a-f]+ \(target: lkdtm_increment_int\+0x0/0x[0-9a-f]+; expected type: 0x[0-9a-f]{8}\)"\]\]$'
+	assert_equal "${#lines[@]}" 2
+	run -0 grep -c '^kparity-init: lkdtm CFI_FORWARD_PROTO exit 139' "$BUILD/config-kcfi/kernel/x86_64-clang-16/boot.log"
+	assert_output 1
+}
+
+@test "configs: x86_64 with thinlto, Clang's objects are bitcode and GCC's control's ELF" {
+	KCONFIG_ADD=thinlto run -0 --separate-stderr "$TOP/scripts/parity.sh" -o "$BUILD" -t x86_64 -k kunit
+	assert_output "parity: PASS 1 targets x 2 compilers built and booted, no incompatible layout difference; report in $BUILD/config-thinlto/report/report.html"
+	run -0 jq -c "$CELLS" "$BUILD/config-thinlto/report/report.json"
+	assert_output "$(printf '%s\n' \
+		'["x86_64/gcc","pass","pass",90,0,["thinlto.config control (needs clang 13, and gcc is GCC): init/main.o is an ELF object"]]' \
+		'["x86_64/clang","pass","pass",90,0,["thinlto.config: init/main.o is LLVM bitcode"]]')"
+	run -0 grep -c '^CONFIG_LTO_CLANG_THIN=y$' "$BUILD/config-thinlto/kernel/x86_64-clang/.config"
+	assert_output 1
+}
