@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # KCONFIG_ADD on real cells: x86_64 with kcfi (Clang 16's cell traps
 # LKDTM's mismatched call, GCC's control survives it) and with thinlto
-# (Clang's objects are LLVM bitcode, GCC's control's are ELF), each
-# built, booted with its KUnit suites and compared. Four tiny kernels of
-# their own, about 20 minutes cold on two cores: 'make check-full' runs
-# this file, and Documentation/configs.md keeps the figures.
+# (Clang's objects are LLVM bitcode, GCC's control's are ELF), booted with
+# their KUnit suites, and arm64-virt with kcfi and its kselftests too;
+# each pair compared. Six tiny kernels of their own, about 35 minutes
+# cold on two cores: 'make check-full' runs this file, and
+# Documentation/configs.md keeps the figures.
 # The tests run in order, on one build directory (cached in
 # $KPARITY_BUILD/config-*/ after the first run).
 
@@ -47,4 +48,13 @@ CELLS='.matrix[].cells[] | [.name, .build.status, .boot.status,
 		'["x86_64/clang","pass","pass",90,0,["thinlto.config: init/main.o is LLVM bitcode"]]')"
 	run -0 grep -c '^CONFIG_LTO_CLANG_THIN=y$' "$BUILD/config-thinlto/kernel/x86_64-clang/.config"
 	assert_output 1
+}
+
+@test "configs: arm64-virt with kcfi, the same trap and control as on x86_64, kselftests alike" {
+	KCONFIG_ADD=kcfi run -0 --separate-stderr "$TOP/scripts/parity.sh" -o "$BUILD" -t arm64-virt
+	assert_output "parity: PASS 1 targets x 2 compilers built and booted, no incompatible layout difference; report in $BUILD/config-kcfi/report/report.html"
+	run -0 jq -c "$CELLS" "$BUILD/config-kcfi/report/report.json"
+	assert_line --index 0 '["arm64-virt/gcc","pass","pass",103,0,["kcfi.config control (needs clang 16, and gcc is GCC): lkdtm: FAIL: survived mismatched prototype function call!"]]'
+	assert_line --index 1 --regexp '^\["arm64-virt/clang-16","pass","pass",103,0,\["kcfi\.config: CFI failure at lkdtm_indirect_call\+0x[0-9a-f]+/0x[0-9a-f]+ \(target: lkdtm_increment_int\+0x0/0x[0-9a-f]+; expected type: 0x[0-9a-f]{8}\)"\]\]$'
+	assert_equal "${#lines[@]}" 2
 }
