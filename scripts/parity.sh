@@ -83,7 +83,8 @@ assemble() {
 	jq -s --arg kernel "$kernel" --arg build "$build" \
 		--arg targets "$targets" --arg compilers "$compilers" \
 		--arg reference "$(matrix_reference "$compilers")" --arg aliases "$aliases" \
-		--arg tests "$tests" --arg kinds "$kinds" --arg config_add "$(config_words)" \
+		--arg tests "$tests" --arg kinds "$kinds" --arg report_dir "${report#"$abuild"/}" \
+		--arg kconfig "${KCONFIG:-}" --arg config_add "$(config_words)" \
 		--slurpfile f "$cells/failures.json" --slurpfile sk "$cells/skipped.json" \
 		-f "$TOPDIR/scripts/parity/parity-report.jq" "$@" >"$report/report.json.tmp"
 	mv "$report/report.json.tmp" "$report/report.json"

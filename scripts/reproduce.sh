@@ -42,10 +42,12 @@ usage() {
 usage: $PROG [-o OUTDIR] [-n] REPORT.JSON|BUILDDIR CELL
 Rebuild CELL of the parity report REPORT.JSON (TARGET/COMPILER, as in
 the report's 'reproduce.sh' lines, or the build's name, x86_64/clang-19)
-with the toolchain, tree and series the report names, and compare its
-vmlinux with the report's. A BUILDDIR names the report of the run's
-kernel tree in it: BUILDDIR/report/report.json, or for a KERNEL other
-than the default, BUILDDIR/KERNEL/report/report.json.
+with the toolchain, tree, series and configuration (KCONFIG, KCONFIG_ADD)
+the report names, and compare its vmlinux with the report's. A BUILDDIR
+names the report of the run's kernel tree and configuration in it:
+BUILDDIR/report/report.json, or for a KERNEL other than the default,
+BUILDDIR/KERNEL/report/report.json, and config-NAME/ below those for a
+KCONFIG or KCONFIG_ADD run.
   -o OUTDIR  where the rebuild goes (default: BUILDDIR/reproduce, BUILDDIR
              the report's build directory)
   -n         check the toolchain, tree and series, print the environment
@@ -205,11 +207,23 @@ main() {
 	[ -r "$report" ] || die "cannot read '$report'"
 	jq -e '.version == 1 and (.matrix | type) == "array"' "$report" >/dev/null 2>&1 ||
 		die "'$report' is not a version 1 parity report"
-	# the report is in its kernel tree's place in BUILDDIR (tree_root);
-	# the tree is the report's, unless KERNEL or KSRC name one
+	# the report is in its kernel tree's and configuration's place in
+	# BUILDDIR (tree_root, the report's report_dir); the tree is the
+	# report's, unless KERNEL or KSRC name one, and the configuration is
+	# the report's (KCONFIG, KCONFIG_ADD)
 	rtree=$(jq -r '.kernel // "" | tostring | sub("^linux-"; "")' "$report" | cut -d . -f 1-2)
-	build=$(dirname "$(dirname "$report")")
-	[ -z "$rtree" ] || [ "$rtree" = "$DEFAULT_TREE" ] || build=$(dirname "$build")
+	rdir=$(jq -r '.report_dir // ""' "$report")
+	if [ -n "$rdir" ]; then
+		build=${report%/"$rdir"/report.json}
+		[ "$build" != "$report" ] || die "'$report' is not in its place, BUILDDIR/$rdir/"
+	else
+		build=$(dirname "$(dirname "$report")")
+		[ -z "$rtree" ] || [ "$rtree" = "$DEFAULT_TREE" ] || build=$(dirname "$build")
+	fi
+	KCONFIG=$(jq -r '.kconfig // ""' "$report")
+	KCONFIG_ADD=$(jq -r '.config_add // [] | join(" ")' "$report")
+	export KCONFIG KCONFIG_ADD
+	config_check
 	if [ -z "${KERNEL:-}" ] && [ -z "${KSRC:-}" ] && [ -n "$rtree" ] &&
 		[ -f "$TOPDIR/scripts/trees/$rtree.tree" ]; then
 		KERNEL="$rtree"
@@ -264,7 +278,10 @@ main() {
 	out="${outdir:-$build/reproduce}"
 	if [ "$dry" = 1 ]; then
 		maps=$(prefix_maps "$build/$dir" "$(abspath "$out")/$dir" "$srcdir")
-		printf '%s\n' "$env" "KSRC=$srcdir"
+		printf '%s\n' "$env"
+		[ -z "$KCONFIG" ] || printf 'KCONFIG=%s\n' "$KCONFIG"
+		[ -z "$KCONFIG_ADD" ] || printf "KCONFIG_ADD='%s'\n" "$KCONFIG_ADD"
+		printf 'KSRC=%s\n' "$srcdir"
 		printf 'scripts/kernel-build.sh -o %s -t %s -c %s' "$out" "$target" "$compiler"
 		[ -z "$maps" ] || printf " '%s'" "KCFLAGS=${maps# }" "KAFLAGS=${maps# }"
 		echo

@@ -350,16 +350,18 @@ OUT
 	need_tool jq
 	run -0 jq -c -s --arg kernel linux-6.1.192 --arg build build --arg targets "x86_64 riscv64-virt" \
 		--arg compilers "gcc clang-19" --arg reference gcc --arg aliases "gcc-12=gcc clang=clang-19" \
-		--arg tests kunit --arg kinds kunit --arg config_add "kcfi CONFIG_HZ=250" \
+		--arg tests kunit --arg kinds kunit --arg report_dir config-kcfi/report --arg kconfig "" \
+		--arg config_add "kcfi CONFIG_HZ=250" \
 		--slurpfile f <(echo '{"failures": [], "findings": ["f"]}') \
 		--slurpfile sk <(echo '[{"target": "riscv64-virt", "compiler": "gcc-11", "reason": "r"}]') \
 		-f scripts/parity/parity-report.jq <(echo '{"name": "x86_64"}') <(echo '{"name": "riscv64-virt"}')
-	assert_output '{"version":1,"kernel":"linux-6.1.192","builddir":"build","config_add":["kcfi","CONFIG_HZ=250"],"tests":"kunit","test_kinds":["kunit"],"compilers":["gcc","clang-19"],"aliases":{"gcc-12":"gcc","clang":"clang-19"},"reference":"gcc","targets":["x86_64","riscv64-virt"],"skipped":[{"target":"riscv64-virt","compiler":"gcc-11","reason":"r"}],"failures":[],"findings":["f"],"verdict":"pass","matrix":[{"name":"x86_64"},{"name":"riscv64-virt"}]}'
+	assert_output '{"version":1,"kernel":"linux-6.1.192","builddir":"build","report_dir":"config-kcfi/report","kconfig":null,"config_add":["kcfi","CONFIG_HZ=250"],"tests":"kunit","test_kinds":["kunit"],"compilers":["gcc","clang-19"],"aliases":{"gcc-12":"gcc","clang":"clang-19"},"reference":"gcc","targets":["x86_64","riscv64-virt"],"skipped":[{"target":"riscv64-virt","compiler":"gcc-11","reason":"r"}],"failures":[],"findings":["f"],"verdict":"pass","matrix":[{"name":"x86_64"},{"name":"riscv64-virt"}]}'
 	run -0 jq -c -s --arg kernel k --arg build b --arg targets x86_64 --arg compilers gcc \
 		--arg reference gcc --arg aliases "" --arg tests none --arg kinds "" --arg config_add "" \
+		--arg report_dir 6.12/config-defconfig/report --arg kconfig defconfig \
 		--slurpfile f <(echo '{"failures": ["x"], "findings": []}') --slurpfile sk <(echo '[]') \
 		-f scripts/parity/parity-report.jq <(echo '{}')
-	assert_output '{"version":1,"kernel":"k","builddir":"b","config_add":[],"tests":"none","test_kinds":[],"compilers":["gcc"],"aliases":{},"reference":"gcc","targets":["x86_64"],"skipped":[],"failures":["x"],"findings":[],"verdict":"fail","matrix":[{}]}'
+	assert_output '{"version":1,"kernel":"k","builddir":"b","report_dir":"6.12/config-defconfig/report","kconfig":"defconfig","config_add":[],"tests":"none","test_kinds":[],"compilers":["gcc"],"aliases":{},"reference":"gcc","targets":["x86_64"],"skipped":[],"failures":["x"],"findings":[],"verdict":"fail","matrix":[{}]}'
 }
 
 # verdicts ROW...: module-check.sh's verdicts.tsv, each ROW 'REL|BITS|VERDICT'

@@ -19,6 +19,18 @@ setup() {
 	expect_file "$F/report.md.expected"
 }
 
+@test "report: the exact reproducer names the report in its tree's and configuration's place" {
+	jq '.report_dir = "6.12/config-kcfi/report"' "$F/report.json" >"$T/report.json"
+	# the pinned toolchain history.sh writes beside the report, for its gcc
+	jq -n --arg sum "$(sha256sum "$T/report.json" | cut -c-64)" '{report_sha256: $sum,
+		cells: {"x86_64/gcc": {cc: {package: "gcc-12", version: "12.2.0-14", binary: "/usr/bin/x86_64-linux-gnu-gcc-12", sha256: "0123456789abcdef0123"},
+			ld: {package: "binutils", version: "2.40-2", binary: "/usr/bin/ld.bfd", sha256: "fedcba9876543210fedc"}}}}' \
+		>"$T/toolchain.json"
+	"$TOP/scripts/report.sh" "$T/report.json" "$T"
+	run -0 grep -o 'exactly: `scripts/reproduce.sh [^ ]* x86_64/gcc`' "$T/report.md"
+	assert_output 'exactly: `scripts/reproduce.sh build/6.12/config-kcfi/report/report.json x86_64/gcc`'
+}
+
 @test "report: the html matrix has one row per target and a cell per compiler" {
 	"$TOP/scripts/report.sh" "$F/report.json" "$T"
 	run -0 grep -c '<tr><th>x86_64</th><td class="fail">' "$T/report.html"

@@ -152,6 +152,34 @@ EOF2
 )"
 }
 
+@test "reproduce: a KCONFIG_ADD run's report is found in its place, and rebuilt with its configuration" {
+	need_tool gcc
+	mkdir -p "$T/build/config-kcfi/report" "$T/build/config-kcfi/kernel/x86_64-gcc"
+	jq '.report_dir = "config-kcfi/report" | .config_add = ["kcfi", "CONFIG_HZ=250"]
+		| .matrix[0].cells[].dir |= "config-kcfi/" + .' "$R" >"$T/build/config-kcfi/report/report.json"
+	rm "$R"
+	echo 'int x;' >"$T/x.c"
+	(cd "$T/build/config-kcfi/kernel/x86_64-gcc" && gcc -g -c "$T/x.c" -o vmlinux)
+	run -0 --separate-stderr "$TOP/scripts/reproduce.sh" -n -o "$T/again" \
+		"$T/build/config-kcfi/report/report.json" x86_64/gcc
+	maps="-fdebug-prefix-map=$T/again/config-kcfi/kernel/x86_64-gcc=$T/build/config-kcfi/kernel/x86_64-gcc"
+	assert_output "$(cat <<EOF2
+KBUILD_BUILD_USER=builder
+KBUILD_BUILD_HOST=ci-7
+KBUILD_BUILD_VERSION=3
+KBUILD_BUILD_TIMESTAMP=Sun Dec  6 05:13:51 UTC 2026
+KCONFIG_ADD='kcfi CONFIG_HZ=250'
+KSRC=$T/tree
+scripts/kernel-build.sh -o $T/again -t x86_64 -c gcc 'KCFLAGS=$maps' 'KAFLAGS=$maps'
+EOF2
+)"
+	# a report moved out of its place cannot name its build directory
+	mkdir "$T/elsewhere"
+	mv "$T/build/config-kcfi/report/report.json" "$T/elsewhere/"
+	run -2 --separate-stderr "$TOP/scripts/reproduce.sh" -n "$T/elsewhere/report.json" x86_64/gcc
+	assert_equal "$stderr" "reproduce.sh: '$T/elsewhere/report.json' is not in its place, BUILDDIR/config-kcfi/report/"
+}
+
 @test "reproduce: a cell the report lacks, or one that never booted, is one line" {
 	run -2 --separate-stderr "$TOP/scripts/reproduce.sh" -n "$R" arm64-virt/gcc
 	assert_equal "$stderr" "reproduce.sh: no cell 'arm64-virt/gcc' in '$R' (its cells: x86_64/gcc x86_64/clang)"

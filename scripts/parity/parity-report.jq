@@ -5,15 +5,20 @@
 #
 # Usage: jq -s --arg kernel K --arg build DIR --arg targets "T..."
 #           --arg compilers "C..." --arg reference C --arg aliases "N=KEPT..."
-#           --arg tests TESTS --arg kinds "KIND..." --arg config_add "WORD..."
+#           --arg tests TESTS --arg kinds "KIND..." --arg report_dir DIR
+#           --arg kconfig NAME|"" --arg config_add "WORD..."
 #           --slurpfile f FAILURES.json
 #           --slurpfile sk SKIPPED.json -f parity-report.jq TARGET.json...
 # FAILURES.json is parity-failures.jq's, SKIPPED.json the cells not built
 # ([{target, compiler, reason}]); the lists are separated by spaces.
+# report_dir is the report's directory relative to the build directory
+# (report, 6.12/report, config-kcfi/report: the tree's and configuration's
+# place, tree_root), for the commands that read the report again.
 
 def words: split(" ") | map(select(. != ""));
 
-{version: 1, kernel: $kernel, builddir: $build,
+{version: 1, kernel: $kernel, builddir: $build, report_dir: $report_dir,
+ kconfig: (if $kconfig == "" then null else $kconfig end),
  config_add: ($config_add | words),
  tests: $tests, test_kinds: ($kinds | words),
  compilers: ($compilers | words),

@@ -52,7 +52,7 @@ tests_overview_md,
 	"",
 	(.cells[] |
 		"- build \(.name): `\(.build.reproduce)`",
-		(. as $c | toolchain_text($r) | "  with \(.); exactly: `scripts/reproduce.sh \($r.builddir)/report/report.json \($c | history_name)`"),
+		(. as $c | toolchain_text($r) | "  with \(.); exactly: `scripts/reproduce.sh \($r.builddir)/\($r.report_dir // "report")/report.json \($c | history_name)`"),
 		(if .boot.reproduce != null then "- boot \(.name): `\(.boot.reproduce)`" else empty end),
 		(if .check != null then "- kabi check \(.name): `\(.check.reproduce)`" else empty end)),
 	(if $r | is_matrix then (kabi_pairs($r; $t)[] | "- kabi \(.old) vs \(.new): `\(.reproduce)`")
