@@ -83,7 +83,7 @@ proofs() {
 }
 
 main() {
-	local target="" kdir="" initrd="" disk="" logdir="" limit=120 opt token name start rc rc2 took verdict
+	local target="" kdir="" initrd="" disk="" logdir="" limit=120 opt token name start rc rc2 took verdict dtb
 
 	while getopts d:hi:k:l:t:T: opt; do
 		case "$opt" in
@@ -106,7 +106,7 @@ main() {
 	load_target "$target"
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" "$t_qemu" timeout || exit 2
 	[ -f "$kdir/$t_image" ] || die "no kernel image '$kdir/$t_image' (build it first)"
-	[ -z "$t_dtb" ] || [ -f "$kdir/$t_dtb" ] || die "no device tree '$kdir/$t_dtb' (build it first)"
+	dtb=$(cell_dtb "$kdir") || die "no device tree '$kdir/$t_dtb' (build it first)"
 	[ -f "$initrd" ] || die "no initramfs '$initrd'"
 	if [ -n "$disk" ]; then
 		[ -f "$disk" ] || die "no kselftest disk image '$disk' (scripts/kselftest.sh makes it)"
@@ -130,7 +130,7 @@ main() {
 	[ -z "$t_qemu_cpu" ] || set -- "$@" -cpu "$t_qemu_cpu"
 	set -- "$@" -m "${t_qemu_memory:-256M}" -nodefaults -display none -no-reboot \
 		-serial "file:$logdir/boot.log" -kernel "$kdir/$t_image"
-	[ -z "$t_dtb" ] || set -- "$@" -dtb "$kdir/$t_dtb"
+	[ -z "$dtb" ] || set -- "$@" -dtb "$dtb"
 	set -- "$@" -initrd "$initrd"
 	if [ -z "$disk" ]; then
 		set -- "$@" -append "console=$t_console panic=-1 kparity.token=$token${t_append:+ $t_append}"

@@ -421,7 +421,7 @@ main() {
 
 	[ -f "$objdir/vmlinux" ] || die "make succeeded but left no '$objdir/vmlinux'"
 	[ -f "$objdir/$t_image" ] || die "make succeeded but left no '$objdir/$t_image'"
-	[ -z "$t_dtb" ] || [ -f "$objdir/$t_dtb" ] || die "make succeeded but left no '$objdir/$t_dtb'"
+	cell_dtb "$objdir" >/dev/null || die "make succeeded but left no '$objdir/$t_dtb'"
 	printf '%s\n' "$objdir/vmlinux"
 }
 

@@ -81,6 +81,17 @@ fake_llvm() {
 	assert_output "$(printf '%s\n' bfd lld bfd lld)"
 }
 
+@test "cell_dtb: the target's device tree, or the file of its name in a vendor's directory (6.5 on)" {
+	mkdir -p "$T/k61/arch/arm/boot/dts" "$T/k612/arch/arm/boot/dts/arm" "$T/none"
+	touch "$T/k61/arch/arm/boot/dts/vexpress-v2p-ca9.dtb" "$T/k612/arch/arm/boot/dts/arm/vexpress-v2p-ca9.dtb"
+	run -0 in_sh "load_target arm-vexpress; cell_dtb '$T/k61'; cell_dtb '$T/k612'"
+	assert_output "$(printf '%s\n' "$T/k61/arch/arm/boot/dts/vexpress-v2p-ca9.dtb" "$T/k612/arch/arm/boot/dts/arm/vexpress-v2p-ca9.dtb")"
+	run -1 in_sh "load_target arm-vexpress; cell_dtb '$T/none'"
+	assert_output ""
+	run -0 in_sh "load_target x86_64; cell_dtb '$T/none'"
+	assert_output ""
+}
+
 @test "load_target: SRCARCH where the kernel's directory is not ARCH" {
 	run -0 in_sh 'load_target x86_64; echo "$t_arch $t_srcarch [$t_cross] [$t_dtb] $t_qemu_cpu"'
 	assert_output "x86_64 x86 [] [] qemu64"

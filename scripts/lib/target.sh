@@ -547,6 +547,24 @@ cell_dir() {
 	printf '%s/%s/%s-%s\n' "$root" "${2:-kernel}" "$t_name" "$cc_suffix"
 }
 
+# cell_dtb KERNELDIR
+# Usage: load_target "$t"; dtb=$(cell_dtb "$kdir") || die "no device tree"
+# Prints the device tree the loaded target's build in KERNELDIR made: its
+# DTB, or the file of that name in a directory below DTB's (from Linux
+# 6.5 on, arch/arm/boot/dts/ keeps each vendor's in its own: vexpress's
+# in arm/); nothing for a target without DTB. Fails when there is none.
+cell_dtb() {
+	local f
+
+	[ -n "$t_dtb" ] || return 0
+	for f in "$1/$t_dtb" "$1/$(dirname "$t_dtb")"/*/"$(basename "$t_dtb")"; do
+		[ -f "$f" ] || continue
+		printf '%s\n' "$f"
+		return 0
+	done
+	return 1
+}
+
 # user_ld
 # Usage: load_target "$t"; compiler_select "$c"; ld=$(user_ld)
 # Prints the -fuse-ld= linker of the selected cell's static user space
