@@ -370,6 +370,7 @@ check_srcdir() {
 	found=$(find "$1" -newer "$objdir/.kparity-start" -print | head -n 5)
 	rm -f "$objdir/.kparity-start"
 	if [ -n "$found" ]; then
+		rm -f "$objdir/.kparity-built"
 		printf '%s: the build wrote into the source tree:\n%s\n' "$PROG" "$found" >&2
 		exit 1
 	fi
@@ -417,11 +418,11 @@ main() {
 	configure "$srcdir" "$name"
 	build "$srcdir" "$name" "$jobs"
 	check_srcdir "$srcdir"
+	# what the cell boots must be there, or it did not build
+	[ -f "$objdir/vmlinux" ] || die_build "make succeeded but left no '$objdir/vmlinux'"
+	[ -f "$objdir/$t_image" ] || die_build "make succeeded but left no '$objdir/$t_image'"
+	cell_dtb "$objdir" >/dev/null || die_build "make succeeded but left no '$objdir/$t_dtb'"
 	build_proofs
-
-	[ -f "$objdir/vmlinux" ] || die "make succeeded but left no '$objdir/vmlinux'"
-	[ -f "$objdir/$t_image" ] || die "make succeeded but left no '$objdir/$t_image'"
-	cell_dtb "$objdir" >/dev/null || die "make succeeded but left no '$objdir/$t_dtb'"
 	printf '%s\n' "$objdir/vmlinux"
 }
 
