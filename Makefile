@@ -26,6 +26,8 @@
 # JOBS=N     make jobs of each kernel build of 'make parity' (default: the
 #            number of CPUs; on a farm, its slot count). make's own -j does
 #            not reach them: parity builds one kernel at a time
+# BOOT_LIMIT=SECONDS  the time limit of each boot of 'make parity' (default
+#            120; 32-bit ARM on 6.12 with its kselftests needs about 110)
 # RUNS=N     repetitions of each 'make bench' measurement (default 3), of
 #            each 'make bench-probes' pair (default 5) and of each 'make
 #            bench-diagnose' pair (default 3)
@@ -128,11 +130,11 @@ check-full: deps-check-full
 	$(Q)$(MAKE) --no-print-directory O=$(O) all kabi-asan
 	$(Q)scripts/run-tests.sh -o $(O) tests/full/*.bats
 
-# TARGETS, COMPILERS, TESTS and JOBS go through as they are; LLVM reaches the script
+# TARGETS, COMPILERS, TESTS, JOBS and BOOT_LIMIT go through as they are; LLVM reaches the script
 # in the environment, as every command-line variable does.
 parity: deps-parity
 	$(Q)$(MAKE) --no-print-directory O=$(O) all
-	$(Q)scripts/parity.sh -o $(O) $(if $(TARGETS),-t '$(TARGETS)') $(if $(COMPILERS),-c '$(COMPILERS)') $(if $(TESTS),-k '$(TESTS)') $(if $(JOBS),-j '$(JOBS)')
+	$(Q)scripts/parity.sh -o $(O) $(if $(TARGETS),-t '$(TARGETS)') $(if $(COMPILERS),-c '$(COMPILERS)') $(if $(TESTS),-k '$(TESTS)') $(if $(JOBS),-j '$(JOBS)') $(if $(BOOT_LIMIT),-T '$(BOOT_LIMIT)')
 
 # probes is the name users know the compiler-bug suite by; COMPILERS=
 # narrows it to some compilers (default, and all: every installed one).
@@ -305,7 +307,7 @@ define HELP_SETTINGS
 every target|O=DIR V=1 CC=gcc|clang SANITIZE=1 PREFIX= DESTDIR=
 kernel builds|KERNEL=6.1|6.12 (scripts/trees/) KSRC=DIR
 kernel builds|KCONFIG=defconfig|NAME_defconfig KCONFIG_ADD=NAME,CONFIG_X=y
-parity|TARGETS=NAME...|all COMPILERS= TESTS=none|kunit|kselftest|all LLVM=-N KSRC=DIR JOBS=N
+parity|TARGETS=NAME...|all COMPILERS= TESTS=none|kunit|kselftest|all LLVM=-N KSRC=DIR JOBS=N BOOT_LIMIT=S
 parity, probes, series-*|COMPILERS=all|NAME... (scripts/targets/compilers.list)
 series-*|SRC=DIR PATCHES=DIR
 series-check|JSON=1

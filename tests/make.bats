@@ -107,9 +107,11 @@ OUT
 	assert_output ""
 }
 
-@test "make: parity passes JOBS to the kernel builds as -j" {
+@test "make: parity passes JOBS to the kernel builds as -j, BOOT_LIMIT to the boots as -T" {
 	run -0 make -C "$TOP" --no-print-directory -n O=build parity TARGETS=x86_64 JOBS=4
-	assert_line "scripts/parity.sh -o build -t 'x86_64'   -j '4'"
+	assert_line "scripts/parity.sh -o build -t 'x86_64'   -j '4' "
+	run -0 make -C "$TOP" --no-print-directory -n O=build parity TARGETS=x86_64 BOOT_LIMIT=300
+	assert_line "scripts/parity.sh -o build -t 'x86_64'    -T '300'"
 }
 
 @test "make: probes is compiler-bugs, COMPILERS= becomes one -c each" {
