@@ -87,7 +87,8 @@ parse() {
 	run -0 grep -c '^breakpoints\.breakpoint_test\.Test .* \[[0-9]*\] fail$' "$BATS_TEST_TMPDIR/big.out"
 	assert_output 362
 	# the test itself, and the findings of kselftest.log alone
-	run -0 grep '^breakpoints\.breakpoint_test \|^#' "$BATS_TEST_TMPDIR/big.out"
+	local re='^breakpoints\.breakpoint_test \|^#'
+	run -0 grep "$re" "$BATS_TEST_TMPDIR/big.out"
 	assert_output "$(grep '^#' "$F/kselftest.expected")
 breakpoints.breakpoint_test fail runner=pass"
 }

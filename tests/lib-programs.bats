@@ -326,9 +326,11 @@ OUT
 
 @test "parity-failures.jq: a run where everything passed has neither" {
 	need_tool jq
-	run -0 jq -c -s -f "scripts/parity/parity-failures.jq" <(jq '.cells |= map(.build.status = "pass" | .disk.status = "none"
+	local passed='.cells |= map(.build.status = "pass" | .disk.status = "none"
 		| .boot.status = "pass" | .tests = null) | .kabi_vs_ref = [] | .kabi_versions = [] | .tests = null
-		| .swap.status = "pass"' "$FIX/failures-x86.json")
+		| .swap.status = "pass"'
+	jq "$passed" "$FIX/failures-x86.json" >"$BATS_TEST_TMPDIR/passed.json"
+	run -0 jq -c -s -f "scripts/parity/parity-failures.jq" "$BATS_TEST_TMPDIR/passed.json"
 	assert_output '{"failures":[],"findings":[]}'
 }
 

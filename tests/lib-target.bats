@@ -280,7 +280,8 @@ OUT
 	need_tool gcc-12
 	[ "$(readlink -f "$(command -v gcc)")" = "$(readlink -f "$(command -v gcc-12)")" ] ||
 		skip "gcc is not gcc-12 here"
-	run -0 --separate-stderr in_sh 'matrix_dedupe "gcc gcc-12 clang-19" "x86_64"; echo "$m_compilers|$m_aliases"'
+	local code='matrix_dedupe "gcc gcc-12 clang-19" "x86_64"; echo "$m_compilers|$m_aliases"'
+	run -0 --separate-stderr in_sh "$code"
 	assert_output "gcc-12 clang-19|gcc=gcc-12"
 	# bats trims the first line's indent in $stderr
 	assert_equal "$stderr" "ALIAS   gcc = gcc-12 (the same compiler and linker): built once, as gcc-12"

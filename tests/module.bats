@@ -73,7 +73,8 @@ clang_run() {
 	run -0 --separate-stderr "$MODULE" -o "$SHARED/out" -k "$KDIR_DEB" -m "$SHARED/acpi_call" -B "$BTF_DEB"
 	assert_output "module: PASS (1 of 1 modules checked); $(work "$SHARED/out" "$SHARED/acpi_call" gcc-12)"
 	# (bats drops the leading blanks of stderr's first line)
-	run -0 sed -n 's/^ *\(KERNEL\|CC\|BUILD\|CHECK\) /\1 /p' <<<"$stderr"
+	local steps='s/^ *\(KERNEL\|CC\|BUILD\|CHECK\) /\1 /p'
+	run -0 sed -n "$steps" <<<"$stderr"
 	assert_output - <<OUT
 KERNEL  $KVER: gcc 12.2.0 (gcc-12 (Debian 12.2.0-14+deb12u1) 12.2.0), GNU ld, GNU as
 CC      gcc-12 12.2.0: the kernel's own compiler
@@ -115,7 +116,8 @@ OUT
 	need_tool gcc-12
 	not_this_kernel
 	kinds_run
-	run -0 grep -E '^  (MODULE  xt/|CHECK   modules depended on)' <<<"$stderr"
+	local lines_re='^  (MODULE  xt/|CHECK   modules depended on)'
+	run -0 grep -E "$lines_re" <<<"$stderr"
 	assert_line -n 0 --regexp "^  MODULE  xt/xt_kparity.ko: NOT FULLY CHECKED: [1-9][0-9]* types compared with the kernel's; [1-9][0-9]* the kernel lacks not compared, for want of x_tables \\(not found\\)\$"
 	assert_line -n 1 "  CHECK   modules depended on are looked for in M, MODDIR=DIR (-d), KDIR and /lib/modules/$KVER: give an unpacked linux-image-$KVER's lib/modules/$KVER, say"
 }
