@@ -11,8 +11,8 @@
 # PREFIX, DESTDIR  for 'make install'
 # KERNEL=6.1|6.12  the kernel tree (scripts/trees/; default 6.1) of parity,
 #            series-*, diagnose, probes and the benchmarks of kernel builds
-# KCONFIG=defconfig|NAME_defconfig  every cell's base configuration in
-#            place of its target's (tinyconfig)
+# KCONFIG=defconfig|NAME_defconfig|debian  every cell's base configuration
+#            in place of its target's (tinyconfig); debian is Debian's own
 # KCONFIG_ADD=NAME,CONFIG_X=y  fragments of kconfig/fragments/ and symbols
 #            added to every cell's configuration (kcfi, ...); the run keeps
 #            its cells and report apart, in O/config-NAMES/
@@ -306,7 +306,7 @@ endef
 define HELP_SETTINGS
 every target|O=DIR V=1 CC=gcc|clang SANITIZE=1 PREFIX= DESTDIR=
 kernel builds|KERNEL=6.1|6.12 (scripts/trees/) KSRC=DIR
-kernel builds|KCONFIG=defconfig|NAME_defconfig KCONFIG_ADD=NAME,CONFIG_X=y
+kernel builds|KCONFIG=defconfig|NAME_defconfig|debian KCONFIG_ADD=NAME,CONFIG_X=y
 parity|TARGETS=NAME...|all COMPILERS= TESTS=none|kunit|kselftest|all LLVM=-N KSRC=DIR JOBS=N BOOT_LIMIT=S
 parity, probes, series-*|COMPILERS=all|NAME... (scripts/targets/compilers.list)
 series-*|SRC=DIR PATCHES=DIR

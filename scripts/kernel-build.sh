@@ -49,6 +49,8 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOPDIR/scripts/lib/target.sh"
 # shellcheck source=scripts/lib/farm.sh
 . "$TOPDIR/scripts/lib/farm.sh"
+# shellcheck source=scripts/lib/debcache.sh
+. "$TOPDIR/scripts/lib/debcache.sh"
 FRAGDIR="$TOPDIR/kconfig/fragments"
 # the Kbuild variables a build takes as operands
 MAKE_VARS="KCFLAGS KAFLAGS KCPPFLAGS"
@@ -71,7 +73,10 @@ Environment:
                   suffix names the build directory, e.g. x86_64-clang-19
   KSRC, KPARITY_KERNEL_TARBALL  the kernel tree (see kernel-src.sh)
   KCONFIG=NAME    the base configuration in place of the target's:
-                  tinyconfig, allnoconfig, defconfig or NAME_defconfig
+                  tinyconfig, allnoconfig, defconfig, NAME_defconfig,
+                  or debian: Debian's own for the tree's version (the
+                  configuration of the linux-image package the target's
+                  DEBIAN names, fetched into the cache)
   KCONFIG_ADD=WORDS  fragments of kconfig/fragments/ (by NAME) and
                   CONFIG_SYMBOL=VALUE words added to the target's
                   configuration; with either, the cell is in
@@ -133,6 +138,7 @@ config_inputs() {
 	printf 'srcdir %s\n' "$srcdir"
 	printf 'Makefile %s\n' "$(stat -c %Y "$srcdir/Makefile")"
 	printf 'base %s\n' "$t_base"
+	[ -z "$base_file" ] || printf 'base file %s %s\n' "$(basename "$base_file")" "$(cksum <"$base_file")"
 	printf 'ARCH=%s CC=%s LLVM=%s LLVM_IAS=%s CROSS_COMPILE=%s\n' \
 		"$ARCH" "$CC" "${LLVM:-}" "${LLVM_IAS:-}" "${CROSS_COMPILE:-}"
 	printf 'cc %s\n' "$("$cc_bin" --version | head -n 1)"
@@ -168,13 +174,26 @@ cell_fragment() {
 	printf '%s\n' "$f"
 }
 
-# check_base SRCDIR: die when the base configuration is a NAME_defconfig
-# that SRCDIR does not have for the target's architecture
+# check_base SRCDIR BUILDDIR: die when the base configuration is a
+# NAME_defconfig that SRCDIR does not have for the target's architecture,
+# or debian for a target Debian makes no kernel for; for debian, set
+# base_file to Debian's configuration of SRCDIR's version (debian_config),
+# fetched into the cache the first time
 check_base() {
+	local v
+
+	base_file=""
 	case "$t_base" in
 	*_defconfig)
 		[ -f "$1/arch/$t_srcarch/configs/$t_base" ] ||
 			die "KCONFIG: the tree has no arch/$t_srcarch/configs/$t_base (known: $(cd "$1/arch/$t_srcarch/configs" && printf '%s\n' *_defconfig | paste -s -d ' ' -))"
+		;;
+	debian)
+		[ -n "$t_debian" ] ||
+			die "KCONFIG=debian: Debian has no kernel for target '$t_name' (no DEBIAN in its target file)"
+		v=$(tree_version "$1") || die "KCONFIG=debian: no kernel version in '$1/Makefile'"
+		# shellcheck disable=SC2086 # DEBARCH FLAVOUR
+		base_file=$(debian_config "$(cache_dir "$2")" "$v" $t_debian) || exit 2
 		;;
 	esac
 }
@@ -208,7 +227,7 @@ configure() {
 	# after a reconfiguration make compiles only what changed, and the
 	# warnings of the rest are still those already recorded.
 	[ -f "$objdir/vmlinux" ] || rm -f "$objdir/warnings.log"
-	"$TOPDIR/scripts/kernel-config.sh" -s "$srcdir" -O "$objdir" -b "$t_base" \
+	"$TOPDIR/scripts/kernel-config.sh" -s "$srcdir" -O "$objdir" -b "${base_file:-$t_base}" \
 		"$@" >/dev/null || exit
 	printf '%s\n' "$inputs" >"$stamp"
 }
@@ -405,7 +424,7 @@ main() {
 	srcdir=$("$TOPDIR/scripts/kernel-src.sh" -o "$builddir") || exit 2
 	"$TOPDIR/scripts/kernel-patch.sh" -s "$srcdir" || exit
 	version_string "$srcdir"
-	check_base "$srcdir"
+	check_base "$srcdir" "$builddir"
 	objdir=$(cell_dir "$builddir")
 	mkdir -p "$objdir" || die "cannot create '$objdir'"
 	objdir=$(cd "$objdir" && pwd)

@@ -23,14 +23,15 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 
 usage() {
 	cat <<USAGE
-usage: $PROG -s SRCDIR -O OBJDIR [-b TARGET] [-l LOG] FRAGMENT...
-Run 'make TARGET' (default: tinyconfig) for the kernel in SRCDIR with its
+usage: $PROG -s SRCDIR -O OBJDIR [-b TARGET|FILE] [-l LOG] FRAGMENT...
+Run 'make TARGET' (default: tinyconfig), or copy FILE, for the kernel in SRCDIR with its
 output in OBJDIR, merge each FRAGMENT in order, run 'make olddefconfig',
 then check that OBJDIR/.config has every value the fragments request.
 Prints the path of the .config on success.
   -s SRCDIR  kernel source tree (left untouched)
   -O OBJDIR  build directory, created if missing
-  -b TARGET  make target giving the base config (default: tinyconfig)
+  -b TARGET  make target giving the base config (default: tinyconfig);
+             a path (with a '/') is a .config to start from instead
   -l LOG     append make's output to LOG (default: OBJDIR/config.log,
              emptied first)
 Environment: ARCH, CROSS_COMPILE, LLVM, LLVM_IAS, CC, LD, HOSTCC and HOSTCXX
@@ -116,7 +117,14 @@ main() {
 	# The environment must not point Kconfig at another file.
 	unset KCONFIG_CONFIG KCONFIG_ALLCONFIG
 
-	kmake "$base" || failed "make $base"
+	case "$base" in
+	*/*)
+		[ -f "$base" ] || die "cannot read base configuration '$base'"
+		cp "$base" "$objdir/.config.tmp" || die "cannot copy '$base' to '$objdir'"
+		mv "$objdir/.config.tmp" "$objdir/.config"
+		;;
+	*) kmake "$base" || failed "make $base" ;;
+	esac
 	# merge_config.sh keeps its temporary files in the current directory.
 	(
 		for frag in "$@"; do

@@ -15,7 +15,32 @@ setup() {
 # in_sh CODE: run CODE in a POSIX sh that has sourced the libraries
 in_sh() {
 	PROG=configs-test TOPDIR="$TOP" sh -c \
-		'. "$TOPDIR/scripts/lib/common.sh" && . "$TOPDIR/scripts/lib/target.sh" && eval "$1"' sh "$1"
+		'. "$TOPDIR/scripts/lib/common.sh" && . "$TOPDIR/scripts/lib/target.sh" &&
+		. "$TOPDIR/scripts/lib/debcache.sh" && eval "$1"' sh "$1"
+}
+
+# fake_apt DIR: DIR/apt-cache, knowing four linux-image packages of 6.1
+# (two flavours, two ABIs, a -dbg) the way apt-cache pkgnames and madison
+# print them; madison pads the names to one width
+fake_apt() {
+	mkdir -p "$1"
+	cat >"$1/apt-cache" <<'FAKE'
+#!/bin/sh
+case "$1" in
+pkgnames)
+	printf '%s\n' linux-image-6.1.0-57-cloud-amd64-dbg linux-image-6.1.0-56-cloud-amd64 \
+		linux-image-6.1.0-57-cloud-amd64 linux-image-6.1.0-57-amd64 linux-image-6.12.118+deb12-cloud-amd64 ;;
+madison)
+	shift
+	for p; do
+		case "$p" in
+		*-56-*) printf '%40s | %s | http://deb.debian.org/debian bookworm/main amd64 Packages\n' "${p%:*}" 6.1.191-1 ;;
+		*-57-*) printf '%40s | %s | http://deb.debian.org/debian bookworm/main amd64 Packages\n' "${p%:*}" 6.1.192-3 ;;
+		esac
+	done ;;
+esac
+FAKE
+	chmod +x "$1/apt-cache"
 }
 
 # fake_clang DIR NAME VERSION: DIR/NAME, a clang that says it is VERSION
@@ -122,7 +147,7 @@ tools_only() {
 	KCONFIG=x86_64_defconfig run -0 in_sh 'config_check; load_target x86_64; printf "%s\n" "$t_base"; tree_root /b'
 	assert_output "$(printf '%s\n' x86_64_defconfig /b/config-x86_64_defconfig)"
 	KCONFIG=oldconfig run -2 --separate-stderr in_sh 'config_check; echo after'
-	assert_equal "$stderr" "configs-test: KCONFIG: 'oldconfig' is none of tinyconfig, allnoconfig, defconfig, NAME_defconfig"
+	assert_equal "$stderr" "configs-test: KCONFIG: 'oldconfig' is none of tinyconfig, allnoconfig, defconfig, NAME_defconfig, debian"
 	KCONFIG=../x_defconfig run -2 --separate-stderr in_sh 'config_check; echo after'
 	assert_equal "$stderr" "configs-test: KCONFIG: '../x_defconfig' is not a configuration's name"
 }
@@ -134,4 +159,52 @@ tools_only() {
 	assert_output ""
 	assert_equal "${stderr_lines[-1]}" "kernel-build.sh: KCONFIG: the tree has no arch/x86/configs/vax_defconfig (known: i386_defconfig x86_64_defconfig)"
 	[ ! -e "$b/config-vax_defconfig" ]
+}
+
+@test "configs: KCONFIG=debian's package is the flavour's linux-image made from the tree's version" {
+	fake_apt "$T/bin"
+	run -0 in_sh "PATH=$T/bin:\$PATH; debian_image_pkg 6.1.192 amd64 cloud-amd64; debian_image_pkg 6.1.191 amd64 cloud-amd64"
+	assert_output "$(printf '%s\n' 'linux-image-6.1.0-57-cloud-amd64 6.1.192-3' 'linux-image-6.1.0-56-cloud-amd64 6.1.191-1')"
+	run -2 --separate-stderr in_sh "PATH=$T/bin:\$PATH; debian_image_pkg 6.1.190 arm64 cloud-arm64; echo after"
+	assert_output ""
+	assert_equal "$stderr" "configs-test: apt knows no linux-image-6.1*-cloud-arm64 for arm64 made from Linux 6.1.190 (apt-get update; a foreign one needs dpkg --add-architecture arm64 first)"
+}
+
+@test "configs: KCONFIG=debian starts from Debian's config, then debian.config and the target's fragments" {
+	KCONFIG=debian run -0 in_sh 'config_check; load_target x86_64; printf "%s\n" "$t_base" "$t_debian" "$t_fragments"; tree_root /b'
+	assert_output "$(printf '%s\n' debian 'amd64 cloud-amd64' 'debian.config x86_64.config debug-info.config kunit.config' /b/config-debian)"
+}
+
+@test "configs: KCONFIG=debian on a target Debian makes no kernel for is one line, before the cell's directory" {
+	export KPARITY_CACHE_DIR=${KPARITY_CACHE_DIR:-${KPARITY_BUILD:-$TOP/build}/cache}
+	local b=${KPARITY_BUILD:-$TOP/build}
+	KCONFIG=debian run -2 --separate-stderr "$TOP/scripts/kernel-build.sh" -o "$b" -t riscv64-virt -c gcc
+	assert_output ""
+	assert_equal "${stderr_lines[-1]}" "kernel-build.sh: KCONFIG=debian: Debian has no kernel for target 'riscv64-virt' (no DEBIAN in its target file)"
+	[ ! -e "$b/config-debian" ]
+}
+
+@test "configs: Debian's own config of the tree's version, fetched once, configures an x86_64 cell" {
+	export KPARITY_CACHE_DIR=${KPARITY_CACHE_DIR:-${KPARITY_BUILD:-$TOP/build}/cache}
+	local b=${KPARITY_BUILD:-$TOP/build} src v want f=$TOP/kconfig/fragments
+	src=$("$TOP/scripts/kernel-src.sh" -o "$b")
+	v=$(in_sh "tree_version '$src'")
+	# the same package by another road: what Debian 12's meta-package
+	# depends on, when that is the tree's version
+	want=$(apt-cache show linux-image-cloud-amd64 | sed -n 's/^Depends: \(linux-image-[^ ]*\) (= \(.*\))$/\1 \2/p' |
+		awk -v v="$v" '{ u = $2; sub(/-[^-]*$/, "", u) } u == v { print; exit }')
+	[ -n "$want" ] || skip "Debian's cloud meta-package is not at the tree's version"
+	in_sh "debian_config '$KPARITY_CACHE_DIR' $v amd64 cloud-amd64" 2>/dev/null
+	# the second time from the cache, without a word
+	run -0 --separate-stderr in_sh "debian_config '$KPARITY_CACHE_DIR' $v amd64 cloud-amd64"
+	assert_output "$KPARITY_CACHE_DIR/debian-config/${want% *}_${want#* }.config"
+	assert_equal "$stderr" ""
+	run -0 sed -n 1p "$output"
+	assert_output "# Debian $want for amd64: /boot/config-* of ${want% *}_${want#* }_amd64.deb"
+	run -0 "$TOP/scripts/kernel-config.sh" -s "$src" -O "$T/o" -b "$KPARITY_CACHE_DIR/debian-config/${want% *}_${want#* }.config" \
+		"$f/debian.config" "$f/x86_64.config" "$f/debug-info.config"
+	assert_output "$T/o/.config"
+	# Debian's modules and string settings, the fragments' symbols
+	run -0 grep -E -x 'CONFIG_(VIRTIO_NET|VIRTIO_BLK|SYSTEM_TRUSTED_KEYS|DEBUG_INFO_DWARF5|DEBUG_INFO_BTF)=.*' "$T/o/.config"
+	assert_output "$(printf '%s\n' CONFIG_VIRTIO_BLK=y CONFIG_VIRTIO_NET=m 'CONFIG_SYSTEM_TRUSTED_KEYS=""' CONFIG_DEBUG_INFO_DWARF5=y)"
 }

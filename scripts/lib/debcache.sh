@@ -10,19 +10,24 @@
 # shellcheck shell=sh
 # shellcheck disable=SC3043 # every /bin/sh kparity runs on has 'local'
 
-# deb_fetch DIR PKG: DIR/PKG_*.deb, downloaded with apt-get the first time
+# deb_fetch DIR PKG[:ARCH]: DIR/PKG_*.deb (PKG_*_ARCH.deb), downloaded with
+# apt-get the first time
 deb_fetch() {
-	local dir="$1" pkg="$2" deb
+	local dir="$1" pkg="$2" deb glob
 
+	glob="${pkg%%:*}_*.deb"
+	case "$pkg" in
+	*:*) glob="${pkg%%:*}_*_${pkg#*:}.deb" ;;
+	esac
 	mkdir -p "$dir"
-	deb=$(find "$dir" -maxdepth 1 -name "${pkg}_*.deb" | sort | tail -n 1)
+	deb=$(find "$dir" -maxdepth 1 -name "$glob" | sort | tail -n 1)
 	if [ -z "$deb" ]; then
 		step FETCH "$pkg" >&2
 		# the log is opened before the cd, where a relative DIR means it
 		(cd "$dir" && apt-get download "$pkg") >>"$dir/dl.log" 2>&1 ||
 			die "apt-get download $pkg failed; see '$dir/dl.log'"
-		deb=$(find "$dir" -maxdepth 1 -name "${pkg}_*.deb" | sort | tail -n 1)
-		[ -n "$deb" ] || die "apt-get download left no ${pkg}_*.deb in '$dir'"
+		deb=$(find "$dir" -maxdepth 1 -name "$glob" | sort | tail -n 1)
+		[ -n "$deb" ] || die "apt-get download left no $glob in '$dir'"
 	fi
 	echo "$deb"
 }
@@ -158,4 +163,54 @@ deb_orig() {
 	tar=$(find "$dir" -maxdepth 1 -name "${pkg}_*.orig.tar.*" | sort | tail -n 1)
 	[ -n "$tar" ] || die "no ${pkg}_*.orig.tar.* in '$dir'"
 	echo "$tar"
+}
+
+# debian_image_pkg VERSION DEBARCH FLAVOUR
+# Usage: pkg=$(debian_image_pkg 6.1.192 amd64 cloud-amd64) || exit 2
+# Prints the linux-image package (NAME:DEBARCH VERSION) of Debian's
+# FLAVOUR kernel made from Linux VERSION: among the linux-image-*-FLAVOUR
+# packages apt knows for DEBARCH, the one whose version's upstream part
+# is VERSION (6.1.192-3, 6.12.118-1~deb12u1), newest first. Dies naming
+# what apt has when none is.
+debian_image_pkg() {
+	local version="$1" arch="$2" flavour="$3" mm names found
+
+	mm=$(printf '%s\n' "$version" | cut -d . -f 1-2)
+	names=$(apt-cache pkgnames "linux-image-$mm" 2>/dev/null |
+		grep -x "linux-image-${mm}[.][-0-9.+a-z]*-$flavour" | sort -V || :)
+	# shellcheck disable=SC2086 # package names, one word each
+	found=$([ -z "$names" ] || printf '%s\n' $names | sed "s/\$/:$arch/" | xargs apt-cache madison 2>/dev/null |
+		awk -F' *[|] *' -v v="$version" '
+			{ sub(/^ +/, "", $1); up = $2; sub(/-[^-]*$/, "", up) }
+			up == v { print $1 " " $2 }' |
+		sort -k 2V | tail -n 1)
+	[ -n "$found" ] ||
+		die "apt knows no linux-image-$mm*-$flavour for $arch made from Linux $version (apt-get update; a foreign one needs dpkg --add-architecture $arch first)"
+	printf '%s\n' "$found"
+}
+
+# debian_config CACHE VERSION DEBARCH FLAVOUR
+# Usage: config=$(debian_config "$cache" 6.1.192 amd64 cloud-amd64) || exit 2
+# Prints the path of Debian's configuration for its FLAVOUR kernel of Linux
+# VERSION on DEBARCH, the /boot/config-* of that linux-image package
+# (debian_image_pkg), taken out of the package once into
+# CACHE/debian-config/PACKAGE_VERSION.config. Its first line names the package.
+debian_config() {
+	local cache="$1" line pkg ver out deb tmp
+
+	line=$(debian_image_pkg "$2" "$3" "$4") || exit 2
+	pkg=${line%% *}
+	ver=${line#* }
+	out="$cache/debian-config/${pkg}_$ver.config"
+	if [ ! -f "$out" ]; then
+		deb=$(deb_fetch "$cache/deb" "$pkg:$3") || exit 2
+		mkdir -p "$cache/debian-config"
+		tmp="$out.tmp"
+		printf '# Debian %s %s for %s: /boot/config-* of %s\n' "$pkg" "$ver" "$3" "$(basename "$deb")" >"$tmp"
+		dpkg-deb --fsys-tarfile "$deb" | tar -xOf - --wildcards './boot/config-*' >>"$tmp" ||
+			die "no /boot/config-* in '$deb'"
+		grep -q '^CONFIG_' "$tmp" || die "the /boot/config-* of '$deb' sets nothing"
+		mv "$tmp" "$out"
+	fi
+	echo "$out"
 }

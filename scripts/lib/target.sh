@@ -19,7 +19,7 @@
 # The keys a target file must set, and those it may set; scripts/target-check.sh
 # checks them and documents each.
 TARGET_REQUIRED="ARCH BASE_CONFIG FRAGMENTS IMAGE QEMU QEMU_MACHINE CONSOLE"
-TARGET_OPTIONAL="SRCARCH CROSS_COMPILE DEFCONFIGS DTB QEMU_CPU QEMU_MEMORY APPEND DISK DISK_DEV PACKAGES NO_COMPILERS LLD_MIN DEFAULT"
+TARGET_OPTIONAL="SRCARCH CROSS_COMPILE DEFCONFIGS DTB QEMU_CPU QEMU_MEMORY APPEND DISK DISK_DEV PACKAGES NO_COMPILERS LLD_MIN DEFAULT DEBIAN"
 # A host target, scripts/targets/host/NAME.target, runs as a process of the
 # host (User-Mode Linux), not under QEMU: it has no QEMU keys, and is not
 # among known_targets, so that no matrix takes it unasked.
@@ -186,10 +186,13 @@ load_target() {
 	t_no_compilers="${NO_COMPILERS:-}"
 	t_lld_min="${LLD_MIN:-}"
 	t_default="${DEFAULT:-y}"
+	t_debian="${DEBIAN:-}"
 	# shellcheck disable=SC2086 # one word per key
 	unset $TARGET_REQUIRED $TARGET_OPTIONAL
 	! tree_known || t_fragments="$t_fragments$(load_tree "$(tree_name)" && printf '%s' "${k_fragments:+ $k_fragments}")"
 	[ -z "${KCONFIG:-}" ] || t_base="$KCONFIG"
+	# what Debian's packaging gives its build beside the configuration
+	[ "$t_base" != debian ] || t_fragments="debian.config $t_fragments"
 	t_config_set=""
 	for w in $(config_words); do
 		case "$w" in

@@ -109,18 +109,18 @@ config_words() {
 
 # config_check
 # Usage: config_check || exit 2
-# Dies on a KCONFIG that is none of tinyconfig, allnoconfig, defconfig and
-# NAME_defconfig, or on a word of KCONFIG_ADD that is neither a fragment of
+# Dies on a KCONFIG that is none of tinyconfig, allnoconfig, defconfig,
+# NAME_defconfig and debian, or on a word of KCONFIG_ADD that is neither a fragment of
 # kconfig/fragments/ nor CONFIG_SYMBOL=VALUE with VALUE y, n, m or a
 # number (a string would need quoting in a make variable and a path).
 config_check() {
 	local w
 
 	case "${KCONFIG:-}" in
-	"" | tinyconfig | allnoconfig | defconfig) ;;
+	"" | tinyconfig | allnoconfig | defconfig | debian) ;;
 	*[!A-Za-z0-9_.-]* | _defconfig) die "KCONFIG: '$KCONFIG' is not a configuration's name" ;;
 	*_defconfig) ;;
-	*) die "KCONFIG: '$KCONFIG' is none of tinyconfig, allnoconfig, defconfig, NAME_defconfig" ;;
+	*) die "KCONFIG: '$KCONFIG' is none of tinyconfig, allnoconfig, defconfig, NAME_defconfig, debian" ;;
 	esac
 
 	for w in $(config_words); do
