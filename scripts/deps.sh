@@ -25,7 +25,7 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 PKGS_build="make gcc libc6-dev pkg-config libelf-dev libdw-dev libbpf-dev"
 PKGS_check="bats bats-assert bats-support jq sqlite3 python3-jsonschema valgrind shellcheck binutils debhelper lintian bash-completion man-db chromium clang llvm lld libclang-rt-14-dev dwarves gcc-arm-linux-gnueabi gcc-aarch64-linux-gnu strace qemu-user distcc icecc iproute2 util-linux file"
 # and the source package of the run's kernel tree (tree_packages)
-PKGS_kernel="xz-utils flex bison bc libssl-dev cpio kmod python3 ccache libncurses-dev"
+PKGS_kernel="xz-utils flex bison bc libssl-dev cpio kmod python3 ccache libncurses-dev g++ gcc-12-plugin-dev"
 PKGS_bench="dwarves abigail-tools time coreutils binutils dpkg apt bpftool jq"
 # and each target's own (targets_pkgs)
 PKGS_parity="quilt jq sqlite3 coreutils clang clang-19 lld lld-19 llvm llvm-19 rsync genext2fs"

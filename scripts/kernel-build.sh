@@ -156,6 +156,7 @@ config_inputs() {
 # Clang-only symbols (fragment_unfit) makes the cell a control: it takes a
 # copy of the fragment without them, and its proof is the fragment's
 # control line (kparity-control), what the same test shows without them.
+# A GCC cell takes the fragment's GCC words (fragment_gcc) in a copy too.
 cell_fragment() {
 	local f="$FRAGDIR/$1" label="$1" key=proof why out syms
 
@@ -166,6 +167,12 @@ cell_fragment() {
 		mv "$out.tmp" "$out"
 		label="$1 control ($why)"
 		key=control
+		f=$out
+	elif [ -z "$cc_llvm" ] && syms=$(fragment_gcc "$f") && [ -n "$syms" ]; then
+		out="$objdir/${1%.config}.gcc.config"
+		# shellcheck disable=SC2086 # one word a line
+		{ cat "$f"; printf '%s\n' $syms; } >"$out.tmp"
+		mv "$out.tmp" "$out"
 		f=$out
 	fi
 	sed -n "s/^# kparity-$key: *\\(.*[^ ]\\) *\$/\\1/p" "$FRAGDIR/$1" | while IFS= read -r text; do
@@ -295,6 +302,28 @@ initramfs_current() {
 	[ "$(printf '%d' "0x${head#"${head%????????}"}")" = "$want" ]
 }
 
+# fix_seed SRCDIR: when the configuration randomizes layouts and a
+# fragment gives a seed, put it where Kbuild keeps the one it draws from
+# /dev/urandom (scripts/basic/randstruct.seed, whose hash modules carry
+# in include/generated/randstruct_hash.h), once 'make scripts_basic' has
+# made both: Kbuild makes them again only when its script or command
+# changes, so every compile takes the fixed seed, and two builds (GCC's
+# plugin, Clang) randomize with the same one.
+fix_seed() {
+	local seed f h
+
+	seed=$(fragment_seed)
+	[ -n "$seed" ] && grep -qx 'CONFIG_RANDSTRUCT=y' "$objdir/.config" || return 0
+	f="$objdir/scripts/basic/randstruct.seed"
+	h="$objdir/include/generated/randstruct_hash.h"
+	run_logged "$log" "$TOPDIR/scripts/kernel-make.sh" "$1" O="$objdir" scripts_basic || return
+	[ "$(cat "$f")" != "$seed" ] || return 0
+	printf '%s\n' "$seed" >"$f.tmp"
+	mv "$f.tmp" "$f"
+	printf '#define RANDSTRUCT_HASHED_SEED "%s"\n' "$(printf '%s' "$seed" | sha256sum | cut -d ' ' -f 1)" >"$h.tmp"
+	mv "$h.tmp" "$h"
+}
+
 # build SRCDIR NAME JOBS: run make for the default targets in $objdir.
 build() {
 	local srcdir="$1" name="$2" jobs="$3" start status
@@ -318,7 +347,7 @@ build() {
 	set -- "$@" $make_vars
 	unset IFS
 	set +f
-	run_logged "$log" "$@" || status=$?
+	fix_seed "$srcdir" && run_logged "$log" "$@" || status=$?
 	dist_log_end "$objdir/farm.log"
 	if [ "$status" != 0 ]; then
 		step BUILD "$name  FAIL"
@@ -332,6 +361,23 @@ build() {
 	built_stamp >"$objdir/.kparity-built"
 	echo $(($(date +%s) - start)) >"$objdir/build.seconds"
 	step BUILD "$name  $(fmt_time $(($(date +%s) - start)))"
+}
+
+# seed_proof FRAGMENT: for a fragment that gives a seed, the line that
+# says with what the cell randomized its layouts (the seed Kbuild kept),
+# or that it did not (a control)
+seed_proof() {
+	local f="$FRAGDIR/$1" seed why
+
+	seed=$(sed -n 's/^# kparity-seed: *\([0-9a-f]*\) *$/\1/p' "$f")
+	[ -n "$seed" ] || return 0
+	if why=$(fragment_unfit "$f"); then
+		printf '%s control (%s): no CONFIG_RANDSTRUCT\n' "$1" "$why"
+	elif [ "$(cat "$objdir/scripts/basic/randstruct.seed" 2>/dev/null)" = "$seed" ]; then
+		printf '%s: layouts randomized with seed %s\n' "$1" "$(printf '%s' "$seed" | cut -c 1-16)"
+	else
+		die_build "$1: scripts/basic/randstruct.seed is not the fragment's seed"
+	fi
 }
 
 # build_proofs: check what the fragments say the build must be made of
@@ -359,6 +405,7 @@ build_proofs() {
 			fi
 			printf '%s: %s is %s\n' "$label" "$obj" "$(magic_name "$magic")" >>"$objdir/build.proof.tmp"
 		done
+		seed_proof "$frag" >>"$objdir/build.proof.tmp"
 	done
 	mv "$objdir/build.proof.tmp" "$objdir/build.proof"
 }

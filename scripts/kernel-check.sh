@@ -8,7 +8,8 @@
 # scripts/parity/parity-check.jq. Whether a clash fails a parity run is
 # decided across the target's cells (parity-failures.jq), not here.
 #
-# Exit: 0 checked (clashes or none) and the result written; 1 kabi check
+# Exit: 0 checked (clashes or none) and the result written, or skipped
+# where the DWARF does not describe the layouts (dwarf_unfaithful); 1 kabi check
 # failed (the result says why); 2 trouble (usage, unknown target or
 # compiler, no kabi, a cell without a successful build).
 
@@ -36,7 +37,7 @@ USAGE
 }
 
 main() {
-	local opt builddir="" target="" compiler=gcc srcdir="" out="" abuild dir rc=0 repro
+	local opt builddir="" target="" compiler=gcc srcdir="" out="" abuild dir rc=0 repro why
 
 	while getopts c:ho:O:s:t: opt; do
 		case "$opt" in
@@ -65,6 +66,13 @@ main() {
 	[ -n "$srcdir" ] || [ ! -d "$dir/source" ] || srcdir=$(cd "$dir/source" && pwd -P)
 	repro="$builddir/kabi check${srcdir:+ --root $srcdir} ${dir#"$abuild"/}/vmlinux"
 
+	if why=$(dwarf_unfaithful "$dir"); then
+		jq -n --arg repro "$repro" --arg reason "$why" \
+			'{status: "skipped", reason: $reason, summary: null, clashes: [], reproduce: $repro}' >"$out.tmp"
+		mv "$out.tmp" "$out"
+		step CHECK "$target/$cc_suffix  skipped: $why"
+		exit 0
+	fi
 	"$abuild/kabi" check --json ${srcdir:+--root "$srcdir"} -o "$out.raw" "$dir/vmlinux" 2>"$out.err" || rc=$?
 	case "$rc" in
 	0 | 4 | 12)

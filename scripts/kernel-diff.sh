@@ -99,7 +99,7 @@ read_pair() {
 }
 
 main() {
-	local opt kind=ref dir olddir newdir oldbuild newbuild rc=0 n
+	local opt kind=ref dir olddir newdir oldbuild newbuild rc=0 n why
 
 	builddir="" target="" srcdir="" out=""
 	while getopts hk:o:O:s:t: opt; do
@@ -154,6 +154,11 @@ main() {
 		if ! cell_built "$dir"; then
 			step KABI "$target $old vs $new  skipped: $(shown "$dir") has no successful build"
 			result skipped "a build failed"
+			return 0
+		fi
+		if why=$(dwarf_unfaithful "$dir"); then
+			step KABI "$target $old vs $new  skipped: $why"
+			result skipped "$why"
 			return 0
 		fi
 	done

@@ -18,6 +18,8 @@
 #   TARGET.versions.json  the other comparisons (versions of one compiler)
 #   TARGET.swap.json      {status, reason, pairs}: the 2x2 boots, or why
 #                         there are none; null when no kselftest is judged
+#   TARGET.randstruct.json  what GCC and Clang randomized with a seed
+#                         fragment's seed (randstruct.sh), or null
 #   TARGET.target.json    the target's row
 #
 # Nothing found here fails the run: what differs is in the files, and
@@ -98,6 +100,45 @@ swap() {
 	fi
 }
 
+# randomized: for a run whose fragments give a seed (randstruct), which
+# structures GCC and Clang randomized with it and whether alike
+# (randstruct.sh), into TARGET.randstruct.json; null for any other run, or
+# without a GCC and a Clang cell that build the fragment. Each compiler's
+# plain build, what tells which structures it randomized, is kernel-build.sh
+# without the seed's fragment (in the run's place without it): built the
+# first time, up to date after.
+randomized() {
+	local out="$cells/$target.randstruct.json" seed c g="" l="" f="" v
+
+	seed=$(fragment_seed)
+	for c in $(target_compilers "$target" "$compilers"); do
+		[ -n "$seed" ] || break
+		compiler_select "$c"
+		f=$(for w in $t_fragments; do grep -l '^# kparity-seed:' "$TOPDIR/kconfig/fragments/$w"; done | tail -n 1)
+		! fragment_unfit "$f" >/dev/null || continue
+		if [ -z "$cc_llvm" ]; then
+			[ -n "$g" ] || g=$c
+		else
+			[ -n "$l" ] || l=$c
+		fi
+	done
+	if [ -z "$g" ] || [ -z "$l" ]; then
+		echo null >"$out"
+		return 0
+	fi
+	set --
+	for c in "$g" "$l"; do
+		v=$(KCONFIG_ADD=$(plain_words) "$TOPDIR/scripts/kernel-build.sh" -o "$build" -t "$target" -c "$c") ||
+			die "cannot build $target/$c without $(basename "$f")"
+		set -- "$@" "$(dirname "$v")"
+		v=$("$TOPDIR/scripts/kernel-build.sh" -o "$build" -t "$target" -c "$c") ||
+			die "cannot build $target/$c"
+		set -- "$@" "$(dirname "$v")"
+	done
+	"$TOPDIR/scripts/randstruct.sh" -k "$build/kabi" ${srcdir:+-s "$srcdir"} -n "$g,$l" \
+		-S "$seed" -O "$out" "$@" || die "the randomized layouts of $target could not be compared"
+}
+
 # row: the target's row of report.json from its cells, comparisons and
 # swaps, its tests judged against the known differences
 row() {
@@ -113,7 +154,8 @@ row() {
 		jq --slurpfile vr "$cells/$target.vs-ref.json" \
 			--slurpfile vv "$cells/$target.versions.json" \
 			--slurpfile sw "$cells/$target.swap.json" \
-			'. + {kabi_vs_ref: $vr[0], kabi_versions: $vv[0], swap: $sw[0]}' |
+			--slurpfile rs "$cells/$target.randstruct.json" \
+			'. + {kabi_vs_ref: $vr[0], kabi_versions: $vv[0], swap: $sw[0], randstruct: $rs[0]}' |
 		jq --rawfile known "$known" -f "$TOPDIR/scripts/parity/parity-tests-target.jq" \
 			>"$cells/$target.target.json.tmp" || die "cannot assemble the results of $target"
 	mv "$cells/$target.target.json.tmp" "$cells/$target.target.json"
@@ -152,6 +194,7 @@ main() {
 	[ -d "$cells" ] || die "no cells directory '$cells'"
 	compare
 	swap
+	randomized
 	row
 }
 

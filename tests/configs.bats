@@ -208,3 +208,18 @@ tools_only() {
 	run -0 grep -E -x 'CONFIG_(VIRTIO_NET|VIRTIO_BLK|SYSTEM_TRUSTED_KEYS|DEBUG_INFO_DWARF5|DEBUG_INFO_BTF)=.*' "$T/o/.config"
 	assert_output "$(printf '%s\n' CONFIG_VIRTIO_BLK=y CONFIG_VIRTIO_NET=m 'CONFIG_SYSTEM_TRUSTED_KEYS=""' CONFIG_DEBUG_INFO_DWARF5=y)"
 }
+
+@test "configs: randstruct: GCC builds it with its plugin, Clang from 16; the seed; the run without it" {
+	local f=$TOP/kconfig/fragments/randstruct.config
+	run -0 in_sh "fragment_needs '$f'; fragment_gcc '$f'"
+	assert_output "$(printf '%s\n' '16 CONFIG_RANDSTRUCT_FULL' 'CONFIG_GCC_PLUGINS=y')"
+	run -1 in_sh "compiler_select gcc; fragment_unfit '$f'"
+	assert_output ""
+	fake_clang "$T/llvm15" clang 15.0.7
+	LLVM=$T/llvm15/ run -0 in_sh "compiler_select clang; fragment_unfit '$f'"
+	assert_output "needs clang 16, and clang-15 is clang 15"
+	KCONFIG_ADD=randstruct,CONFIG_HZ=250 run -0 in_sh 'load_target x86_64; fragment_seed; plain_words'
+	assert_output "$(printf '%s\n' 6b7061726974792d72616e647374727563742d7365656420666f722074657374 CONFIG_HZ=250)"
+	KCONFIG_ADD=kcfi run -0 in_sh 'load_target x86_64; fragment_seed; plain_words'
+	assert_output kcfi
+}

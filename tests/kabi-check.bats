@@ -181,6 +181,16 @@ check_cell() {
 	assert_output "$(printf '%s\n' fail "kabi check exited 1: kabi: cannot read '$T/kernel/x86_64-gcc/vmlinux': not an ELF file" null)"
 }
 
+@test "kernel-check.sh: a build by GCC's randstruct plugin is not checked: its DWARF is not its layout" {
+	need_tool jq
+	check_cell
+	printf 'CONFIG_GCC_PLUGIN_RANDSTRUCT=y\n' >"$T/kernel/x86_64-gcc/.config"
+	run -0 --separate-stderr "$TOP/scripts/kernel-check.sh" -o "$T" -t x86_64 -O "$T/check.json"
+	assert_equal "$stderr" "CHECK   x86_64/gcc  skipped: GCC's randstruct plugin leaves the DWARF in declared order, not the randomized layout"
+	run -0 jq -c '[.status, .summary, .clashes]' "$T/check.json"
+	assert_output '["skipped",null,[]]'
+}
+
 @test "kernel-check.sh: a cell without a successful build is one line, exit 2, no result" {
 	check_cell
 	rm "$T/kernel/x86_64-gcc/.kparity-built"

@@ -75,6 +75,21 @@ fake_kabi() {
 	[ ! -e "$T/calls" ]
 }
 
+@test "kernel-diff: a build by GCC's randstruct plugin is skipped: its DWARF is not its layout" {
+	cell gcc gcc
+	cell clang clang -DNEW
+	printf 'CONFIG_RANDSTRUCT=y\nCONFIG_GCC_PLUGIN_RANDSTRUCT=y\n' >"$B/kernel/x86_64-gcc/.config"
+	fake_kabi 0
+	run -0 --separate-stderr "$TOP/scripts/kernel-diff.sh" -o "$B" -t x86_64 -O "$T/r.json" gcc clang
+	assert_equal "$stderr" "KABI    x86_64 gcc vs clang  skipped: GCC's randstruct plugin leaves the DWARF in declared order, not the randomized layout"
+	run -0 jq -c '[.status, .reason, .summary]' "$T/r.json"
+	assert_output '["skipped","GCC'"'"'s randstruct plugin leaves the DWARF in declared order, not the randomized layout",null]'
+	[ ! -e "$T/calls" ]
+	# Clang's randomized layouts are in its DWARF: such a build is compared
+	printf 'CONFIG_RANDSTRUCT=y\n' >"$B/kernel/x86_64-gcc/.config"
+	run -1 --separate-stderr "$TOP/scripts/kernel-diff.sh" -o "$B" -t x86_64 -O "$T/r.json" gcc clang
+}
+
 @test "kernel-diff: kabi's error bit fails the comparison even with the change bit (exit 5)" {
 	cell gcc gcc
 	cell clang clang -DNEW

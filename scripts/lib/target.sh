@@ -87,25 +87,63 @@ fragment_needs() {
 	sed -n 's/^# kparity-needs: clang \([0-9][0-9]*\)\(.*\)$/\1\2/p' "$1" | head -n 1
 }
 
+# fragment_gcc FRAGMENT
+# Usage: words=$(fragment_gcc "$f")
+# Prints the CONFIG_SYMBOL=VALUE words FRAGMENT's line '# kparity-gcc:
+# WORDS' gives: GCC builds the fragment's needs with them (randstruct's
+# plugins), and only GCC cells take them.
+fragment_gcc() {
+	sed -n 's/^# kparity-gcc: *//p' "$1" | paste -s -d ' ' -
+}
+
 # fragment_unfit FRAGMENT
 # Usage: compiler_select "$c"; if why=$(fragment_unfit "$f"); then ...
-# Prints why the selected compiler cannot build FRAGMENT's Clang-only
+# Prints why the selected compiler cannot build FRAGMENT's needed
 # symbols (fragment_needs) and succeeds, or fails when it can: the cell
-# is then a control, built without them (kernel-build.sh).
+# is then a control, built without them (kernel-build.sh). GCC can when
+# the fragment says how (fragment_gcc).
 fragment_unfit() {
-	local min v
+	local frag="$1" min v
 
 	# shellcheck disable=SC2046 # a version and symbol names
 	set -- $(fragment_needs "$1")
 	[ "$#" -gt 0 ] || return 1
 	min=$1
-	if [ -z "$cc_llvm" ]; then
+	if [ -z "$cc_llvm" ] && [ -n "$(fragment_gcc "$frag")" ]; then
+		return 1
+	elif [ -z "$cc_llvm" ]; then
 		printf 'needs clang %s, and %s is GCC\n' "$min" "$cc_suffix"
 		return 0
 	fi
 	v=$("$cc_bin" -dumpversion 2>/dev/null) || return 1
 	[ "${v%%.*}" -lt "$min" ] || return 1
 	printf 'needs clang %s, and %s is clang %s\n' "$min" "$cc_suffix" "${v%%.*}"
+}
+
+# fragment_seed
+# Usage: seed=$(fragment_seed)
+# Prints the seed the loaded target's last fragment that gives one says
+# ('# kparity-seed: HEX', randstruct's), or nothing.
+fragment_seed() {
+	local frag
+
+	for frag in $t_fragments; do
+		sed -n 's/^# kparity-seed: *\([0-9a-f]*\) *$/\1/p' "$TOPDIR/kconfig/fragments/$frag"
+	done | tail -n 1
+}
+
+# plain_words
+# Usage: KCONFIG_ADD=$(plain_words) kernel-build.sh ...
+# Prints the words of KCONFIG_ADD but the fragments that give a seed: the
+# run's configuration without randomized layouts.
+plain_words() {
+	local w
+
+	for w in $(config_words); do
+		[ -f "$TOPDIR/kconfig/fragments/$w.config" ] &&
+			grep -q '^# kparity-seed:' "$TOPDIR/kconfig/fragments/$w.config" ||
+			printf '%s\n' "$w"
+	done | paste -s -d ' ' -
 }
 
 # config_clang
@@ -594,6 +632,19 @@ user_ld() {
 # kernel-build.sh marks it so, and removes the mark before it builds.
 cell_built() {
 	[ -f "$1/.kparity-built" ] && [ -f "$1/vmlinux" ]
+}
+
+# dwarf_unfaithful DIR
+# Usage: if why=$(dwarf_unfaithful "$dir"); then skip "$why"; fi
+# Prints why the DWARF of the build in DIR does not describe its layouts,
+# and succeeds; fails when it does. GCC's randstruct plugin shuffles a
+# structure's members after GCC has written its debugging information:
+# the DWARF keeps the declared order and offsets while the code uses the
+# randomized ones (Linux keeps BTF off for such builds, lib/Kconfig.debug).
+# Clang writes the layout it made.
+dwarf_unfaithful() {
+	grep -qx 'CONFIG_GCC_PLUGIN_RANDSTRUCT=y' "$1/.config" 2>/dev/null || return 1
+	echo "GCC's randstruct plugin leaves the DWARF in declared order, not the randomized layout"
 }
 
 # cell_opts ARG...

@@ -80,6 +80,11 @@ tests_overview_html,
 		+ ([kabi_pairs($r; $t)[] | "<li>kabi \(.old | @html) vs \(.new | @html): <code>\(.reproduce | @html)</code></li>"] | join(""))
 		+ "</ul>"
 	 else empty end),
+	(if .randstruct != null then .randstruct as $rs |
+		"<p>Randomized layouts (randstruct): \($rs | randstruct_text | @html).</p>",
+		"<table><tr><th>struct</th><th>declared at</th><th>\($rs.gcc | @html)</th><th>\($rs.clang | @html)</th><th>same layout</th></tr>",
+		($rs | randstruct_rows | "<tr>" + (map("<td>\(@html)</td>") | join("")) + "</tr>"),
+		"</table>" else empty end),
 	tests_target_html,
 	(.cells[] | select(.build.status != "pass") |
 		"<p>Build \(.name | @html) failed: \(.build.reason | @html)</p>"),

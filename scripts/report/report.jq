@@ -33,8 +33,16 @@ def kabi_text: if . == null then "-"
 	elif .summary == null then "FAIL: \(.reason)"
 	else "\(.summary.changed) changed, \(.summary.incompatible) incompatible, \(.summary.only_old) only gcc, \(.summary.only_new) only clang"
 	+ (if .status == "fail" then " (FAIL)" else "" end) end;
+# a target's randomized layouts (randstruct.sh): the summary line, and
+# the rows of its table: struct, declared at, by GCC, by Clang, alike
+def randstruct_text: "seed \(.seed[:16])...: \(.gcc) randomized \(.randomized.gcc) structures, \(.clang) \(.randomized.clang); both \(.randomized.both), of which \(.same) have the same layout under both"
+	+ (if .randomized.both > .same then " and \(.randomized.both - .same) do not" else "" end);
+def yes_no: if . then "yes" else "no" end;
+def randstruct_rows: .types[] | [.name, .decl, (.gcc | yes_no), (.clang | yes_no),
+	(if .gcc and .clang then (.same | yes_no) else "-" end)];
 # a cell's kabi check: the types its units see with several layouts
-def check_text: if .check.status != "pass" then "FAIL: \(.check.reason)"
+def check_text: if .check.status == "skipped" then "skipped: \(.check.reason)"
+	elif .check.status != "pass" then "FAIL: \(.check.reason)"
 	else "\(.check.summary.clashing) types with several layouts (\(.check.summary.incompatible) incompatible), \(.check.summary.alike) alike in \(.check.summary.units) units"
 	+ (if (.check.clashes | length) > 0
 	   then "; first " + ([.check.clashes[:5][] | "\(.kind) \(.name)"] | join(", ")) else "" end) end;
