@@ -408,3 +408,20 @@ verdicts() {
 	run -0 awk -F "$TAB" -v missing= -f scripts/module/module-summary.awk "$T/verdicts.tsv"
 	assert_output "NOT FULLY CHECKED (1 of 2 modules not fully checked)"
 }
+
+@test "parity-failures.jq: GCC and Clang randomizing a structure differently with one seed fails the target" {
+	need_tool jq
+	local passed='.cells |= map(.build.status = "pass" | .disk.status = "none"
+		| .boot.status = "pass" | .tests = null) | .kabi_vs_ref = [] | .kabi_versions = [] | .tests = null
+		| .swap.status = "pass"'
+	local rs='{gcc: "gcc", clang: "clang-16", randomized: {clang: 3, probed: 3, gcc: 2}, same: 1,
+		types: [{name: "a", decl: "include/a.h:1", probe: true, gcc: true, same: true},
+			{name: "b", decl: "include/b.h:2", probe: true, gcc: false, same: false},
+			{name: "c", decl: "include/c.h:3", probe: true, gcc: true, same: false}]}'
+	jq "$passed | .randstruct = $rs" "$FIX/failures-x86.json" >"$BATS_TEST_TMPDIR/rs.json"
+	run -0 jq -c -s -f "scripts/parity/parity-failures.jq" "$BATS_TEST_TMPDIR/rs.json"
+	assert_output '{"failures":["x86_64 randstruct: gcc and clang-16 lay out 1 of 2 structures both randomized differently with one seed, first struct c at include/c.h:3"],"findings":[]}'
+	jq "$passed | .randstruct = ($rs | .same = 2)" "$FIX/failures-x86.json" >"$BATS_TEST_TMPDIR/rs.json"
+	run -0 jq -c -s -f "scripts/parity/parity-failures.jq" "$BATS_TEST_TMPDIR/rs.json"
+	assert_output '{"failures":[],"findings":[]}'
+}

@@ -5,7 +5,8 @@
 # cells (a build, the kselftest disk, a boot, a console without test
 # results), each cell's kabi check, then its layout comparisons (an
 # incompatible difference against the reference, kabi failing) and its
-# swapped boots (kernel-swap.sh in trouble), and after every target, the tests that
+# swapped boots (kernel-swap.sh in trouble), the structures GCC and Clang
+# randomized differently with one seed, and after every target, the tests that
 # differ between compilers. Findings are the changes between two
 # versions of one compiler, which fail nothing.
 #
@@ -42,6 +43,13 @@ def check_failures:
 	  end;
 def swap_failure:
 	if .swap.status == "fail" then "\(.name) swap: \(.swap.reason)" else empty end;
+# with one seed, GCC and Clang must give a randomized structure one
+# layout, or a module built by one does not fit a kernel of the other
+def randstruct_failure:
+	if .randstruct != null and .randstruct.randomized.gcc > .randstruct.same then
+		([.randstruct.types[] | select(.probe and .gcc and (.same | not))][0]) as $f
+		| "\(.name) randstruct: \(.randstruct.gcc) and \(.randstruct.clang) lay out \(.randstruct.randomized.gcc - .randstruct.same) of \(.randstruct.randomized.gcc) structures both randomized differently with one seed, first struct \($f.name) at \($f.decl)"
+	else empty end;
 def tests_failure:
 	if (.tests.differs // 0) > 0 then
 		.tests.rows[0] as $r
@@ -49,7 +57,7 @@ def tests_failure:
 		  + (if ($r.subtests.differ // 0) > 0 then "; \($r.subtests.differ) of \($r.subtests.count) subtests differ" else "" end) + ")"
 	else empty end;
 
-{failures: ([.[] | .name as $t | (.cells[] | cell_failures), check_failures, ((.kabi_vs_ref + .kabi_versions) | kabi_failures($t)), swap_failure]
+{failures: ([.[] | .name as $t | (.cells[] | cell_failures), check_failures, ((.kabi_vs_ref + .kabi_versions) | kabi_failures($t)), swap_failure, randstruct_failure]
 	    + [.[] | tests_failure]),
  findings: [.[] | .name as $t | .kabi_versions[]
 	    | select(.status == "pass" and (.summary.changed + .summary.incompatible) > 0)
