@@ -159,6 +159,25 @@ check_lists() {
 	differences_list >/dev/null || exit 2
 }
 
+# controls_only: a CONFIG line for each fragment of KCONFIG_ADD that needs
+# a compiler none of the run's is (fragment_unfit): every cell of the run
+# is its control, and the run shows nothing of the feature itself
+controls_only() {
+	local w f c why
+
+	for w in $(config_words); do
+		f="$TOPDIR/kconfig/fragments/$w.config"
+		[ -f "$f" ] && [ -n "$(fragment_needs "$f")" ] || continue
+		why=""
+		for c in $compilers; do
+			compiler_select "$c"
+			why=$(fragment_unfit "$f") || { why=""; break; }
+		done
+		[ -z "$why" ] ||
+			step CONFIG "KCONFIG_ADD $w: no compiler of the run can build it ($why): every cell is a control"
+	done
+}
+
 main() {
 	local opt target compiler n more
 
@@ -187,6 +206,7 @@ main() {
 	config_check
 	[ -n "$compilers" ] || compilers="gcc $(config_clang)"
 	check_lists
+	controls_only
 	"$TOPDIR/scripts/need-tool.sh" -p "$PROG" jq timeout flock || exit 2
 	# a DIST that names no engine is refused before anything is built
 	dist_engine >/dev/null || exit 2

@@ -223,3 +223,13 @@ tools_only() {
 	KCONFIG_ADD=kcfi run -0 in_sh 'load_target x86_64; fragment_seed; plain_words'
 	assert_output kcfi
 }
+
+@test "configs: a run none of whose compilers can build a fragment's feature says so" {
+	fake_clang "$T/llvm15" clang 15.0.7
+	KCONFIG_ADD=kcfi LLVM=$T/llvm15/ run -2 --separate-stderr "$TOP/scripts/parity.sh" -o "$T/b" -t x86_64 -c "gcc clang"
+	assert_equal "${stderr_lines[0]}" "CONFIG  KCONFIG_ADD kcfi: no compiler of the run can build it (needs clang 16, and clang-15 is clang 15): every cell is a control"
+	assert_equal "${stderr_lines[1]}" "parity.sh: no '$T/b/kabi': run 'make' first"
+	fake_clang "$T/llvm16" clang 16.0.6
+	KCONFIG_ADD=kcfi LLVM=$T/llvm16/ run -2 --separate-stderr "$TOP/scripts/parity.sh" -o "$T/b" -t x86_64 -c "gcc clang"
+	assert_equal "$stderr" "parity.sh: no '$T/b/kabi': run 'make' first"
+}
