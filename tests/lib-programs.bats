@@ -218,6 +218,24 @@ local 1"
 	assert_line --partial "<div><b>farm</b> distcc: 127.0.0.2:3632 9, local 1</div>"
 }
 
+@test "report-md.jq: a target's randomized layouts, its summary and a row per structure" {
+	need_tool jq
+	jq '.matrix[0].randstruct = {gcc: "gcc", clang: "clang-16", seed: "6b7061726974792d72616e647374727563742d7365656420666f722074657374",
+		randomized: {clang: 3, probed: 2, gcc: 2}, same: 1, gcc_dwarf_changed: 0,
+		types: [{name: "cred", decl: "include/linux/cred.h:110", probe: true, gcc: true, same: true, dwarf: false},
+			{name: "file_operations", decl: "include/linux/fs.h:2093", probe: true, gcc: true, same: false, dwarf: false},
+			{name: "ops", decl: "kernel/x.c:3", probe: false, gcc: null, same: null, dwarf: false}]}' \
+		tests/fixtures/report/report.json >"$T/report.json"
+	run -0 jq -r -L scripts/report -f "scripts/report/report-md.jq" "$T/report.json"
+	assert_line "Randomized layouts (randstruct): seed 6b7061726974792d...: gcc randomized 2 structures, clang-16 3; both 2, of which 1 have the same layout under both and 1 do not; 1 not probed."
+	assert_line "| struct | declared at | gcc | clang-16 | same layout |"
+	assert_line "| cred | include/linux/cred.h:110 | yes | yes | yes |"
+	assert_line "| file_operations | include/linux/fs.h:2093 | yes | yes | no |"
+	assert_line "| ops | kernel/x.c:3 | not probed | yes | - |"
+	run -0 jq -r -L scripts/report -f "scripts/report/report-html.jq" "$T/report.json"
+	assert_line "<tr><td>file_operations</td><td>include/linux/fs.h:2093</td><td>yes</td><td>yes</td><td>no</td></tr>"
+}
+
 @test "report-html.jq: one table row per cell" {
 	need_tool jq
 	run -0 jq -r -L scripts/report -f "scripts/report/report-html.jq" tests/fixtures/report/report.json
