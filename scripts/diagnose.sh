@@ -257,15 +257,119 @@ translate() {
 		warn "no unit's command has -Wno-packed-not-aligned, where Kbuild adds W=$wlevel's flags: the replay adds them to none"
 }
 
-# replay OUT JOBS: run every unit's Clang command, JOBS at a time.
+# clang_id: what makes one replay's results another's: the Clang (its
+# version line) and its target
+clang_id() {
+	printf '%s %s\n' "$("$cc_bin" --version | head -n 1)" "$target"
+}
+
+# dependencies OUT: OUT/deps.tsv, INDEX TAB FILE for every file each unit
+# was made from (Kbuild's .cmd files: diagnose-deps.awk), and OUT/objects,
+# INDEX TAB OBJECT
+dependencies() {
+	local out="$1"
+
+	awk -F '\t' -f "$LIB/diagnose-cmdfile.awk" "$out/units.tsv" >"$out/cmdfiles"
+	awk -F '\t' '{ o = $1; sub(/\/\.[^\/]*$/, "", o); f = $1; sub(/.*\/\./, "", f); sub(/\.cmd$/, "", f)
+		print $2 "\t" o "/" f }' "$out/cmdfiles" >"$out/objects"
+	cut -f1 "$out/cmdfiles" | xargs -r awk -v build="$bdir" -v map="$out/cmdfiles" \
+		-f "$LIB/diagnose-deps.awk" >"$out/deps.tsv" || die "cannot read the .cmd files of '$bdir'"
+}
+
+# stale_check OUT: die when a changed file a unit depends on is newer than
+# the unit's object: the tree changed and the build was not made again,
+# so GCC's log and the replay would describe two trees
+stale_check() {
+	local out="$1" i f obj
+
+	awk -F '\t' 'NR == FNR { o[$1] = $2; next } { print $1 "\t" $2 "\t" o[$1] }' \
+		"$out/objects" "$out/hits" >"$out/hits.obj"
+	while IFS='	' read -r i f obj; do
+		[ -z "$obj" ] || [ -z "$(find "$f" -prune -newer "$obj" 2>/dev/null)" ] ||
+			die "the build is stale: '${f#"$srcdir"/}' changed after '${obj#"$bdir"/}' was built (make the build again, then replay)"
+	done <"$out/hits.obj"
+}
+
+# plan OUT: OUT/plan.tsv, what each unit of this replay does
+# (diagnose-plan.awk): keep the last complete replay's result (OUT/last/),
+# or replay, and why. Without a last replay, or with another Clang, every
+# unit is replayed. Says which in a REPLAY line.
+plan() {
+	local out="$1" last="$1/last" old
+
+	: >"$out/hits"
+	if [ ! -f "$last/stamp" ]; then
+		awk -F '\t' '{ print $1 "\treplay\tfirst" }' "$out/commands.tsv" >"$out/plan.tsv"
+		planned "every unit: no earlier replay in '$out'"
+		return 0
+	fi
+	old=$(cat "$last/clang")
+	if [ "$old" != "$(clang_id)" ]; then
+		awk -F '\t' '{ print $1 "\treplay\tclang" }' "$out/commands.tsv" >"$out/plan.tsv"
+		planned "every unit: the last replay's Clang was another ($old; now $(clang_id))"
+		return 0
+	fi
+	dependencies "$out"
+	find "$srcdir/" "$bdir/" -newer "$last/stamp" -type f >"$out/changed" 2>/dev/null || :
+	awk -F '\t' 'NR == FNR { c[$0] = 1; next } ($2 in c)' "$out/changed" "$out/deps.tsv" >"$out/hits"
+	stale_check "$out"
+	find "$last/units" -name '*.rc' | sed 's|.*/||; s|\.rc$||' >"$out/done"
+	awk -F '\t' -f "$LIB/diagnose-plan.awk" "$last/commands.tsv" "$out/done" "$out/hits" \
+		"$out/commands.tsv" >"$out/plan.tsv"
+	planned "$(awk -F '\t' -v src="$srcdir/" -f "$LIB/diagnose-planned.awk" "$out/plan.tsv")"
+}
+
+# planned WHY: say what the replay runs again and why, and keep it for
+# the report (OUT/replay.why)
+planned() {
+	step REPLAY "$1"
+	printf '%s\n' "$1" >"$out/replay.why"
+}
+
+# keep OUT: the kept units' results, copied from the last replay under
+# this replay's indexes
+keep() {
+	local out="$1" i prev st f
+
+	awk -F '\t' '$2 == "keep" { print $1 "\t" $3 }' "$out/plan.tsv" |
+		while IFS='	' read -r i prev; do
+			cp "$out/last/units/$prev.out" "$out/units/$i.out"
+			cp "$out/last/units/$prev.cpu" "$out/units/$i.cpu"
+			IFS='	' read -r _ st f <"$out/last/units/$prev.rc"
+			printf '%s\t%s\t%s\n' "$i" "$st" "$f" >"$out/units/$i.rc"
+		done
+}
+
+# keep_last OUT: this replay, complete, is the next one's last: its
+# commands, results, Clang and the time it started
+keep_last() {
+	local out="$1"
+
+	rm -rf "$out/last.new"
+	mkdir -p "$out/last.new"
+	cp "$out/commands.tsv" "$out/last.new/commands.tsv"
+	cp -R "$out/units" "$out/last.new/units"
+	clang_id >"$out/last.new/clang"
+	mv "$out/stamp.new" "$out/last.new/stamp"
+	rm -rf "$out/last"
+	mv "$out/last.new" "$out/last"
+}
+
+# replay OUT JOBS: run the Clang command of every unit plan.tsv replays,
+# JOBS at a time, after copying the kept ones' results.
 replay() {
 	local out="$1" jobs="$2" start
 
+	# what changes from now on is the next replay's to see
+	touch "$out/stamp.new"
 	rm -rf "$out/units" "$out/crash" "$out/replay.log"
 	mkdir -p "$out/units" "$out/crash"
+	keep "$out"
+	awk -F '\t' 'NR == FNR { if ($2 == "replay") r[$1] = 1; next } ($1 in r)' \
+		"$out/plan.tsv" "$out/commands.tsv" >"$out/replayed.tsv"
 	awk -F '\t' -v out="$out" -v verbose="${V:-0}" -f "$LIB/diagnose-mk.awk" \
-		"$out/commands.tsv" >"$out/replay.mk"
-	step CLANG "$(wc -l <"$out/commands.tsv") units with $cc_bin, -j$jobs"
+		"$out/replayed.tsv" >"$out/replay.mk"
+	step CLANG "$(wc -l <"$out/replayed.tsv") units with $cc_bin, -j$jobs"
 	start=$(date +%s)
 	# with V=1 the commands are shown (and kept in replay.log) as they run
 	run_logged "$out/replay.log" make -k -j "$jobs" -f "$out/replay.mk" ||
@@ -303,6 +407,9 @@ triage() {
 		--rawfile clang_tsv "$out/clang.tsv" --rawfile gcc_tsv "$out/gcc.tsv" \
 		--rawfile decisions "$out/decisions.tsv" --rawfile commands "$out/commands.tsv" \
 		--rawfile cpu "$out/cpu.tsv" \
+		--rawfile replay_why "$out/replay.why" \
+		--argjson again "$(grep -c '	replay	' "$out/plan.tsv" || :)" \
+		--argjson kept "$(grep -c '	keep	' "$out/plan.tsv" || :)" \
 		-L "$LIB" -f "$LIB/diagnose.jq" >"$out/diagnose.json.tmp"
 	mv "$out/diagnose.json.tmp" "$out/diagnose.json"
 }
@@ -325,9 +432,11 @@ diagnose_one() {
 	units "$out"
 	step FLAGS "$(basename "$bdir"): $(wc -l <"$out/units.tsv") units"
 	translate "$out"
+	plan "$out"
 	replay "$out" "$jobs"
 	start=$(date +%s)
 	triage "$out" "$bdir"
+	keep_last "$out"
 	"$TOPDIR/scripts/diagnose-report.sh" "$out/diagnose.json" "$out" || exit 2
 	"$TOPDIR/scripts/history.sh" record "$out/diagnose.json" || :
 	step TRIAGE "$(fmt_time $(($(date +%s) - start)))"

@@ -114,7 +114,7 @@ randomized() {
 	for c in $(target_compilers "$target" "$compilers"); do
 		[ -n "$seed" ] || break
 		compiler_select "$c"
-		f=$(for w in $t_fragments; do grep -l '^# kparity-seed:' "$TOPDIR/kconfig/fragments/$w"; done | tail -n 1)
+		f=$(for w in $t_fragments; do grep -l '^# kparity-seed:' "$TOPDIR/kconfig/fragments/$w" || :; done | tail -n 1)
 		! fragment_unfit "$f" >/dev/null || continue
 		if [ -z "$cc_llvm" ]; then
 			[ -n "$g" ] || g=$c

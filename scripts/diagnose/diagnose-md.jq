@@ -19,6 +19,7 @@ def finding:
 "| both | only clang | only gcc | unparsable | crashed | units | replay | gcc build |",
 "|---|---|---|---|---|---|---|---|",
 "| \(.counts.both) | \(.counts.clang) | \(.counts.gcc) | \(.counts.unparsable) | \(.counts.crashed) | \(.units.replayed) (\(.units.flag_sets) flag sets, \(.units.outside_level // 0) outside the warning level; not replayed: \(.units.host_not_replayed) host units, \(.units.stale_not_replayed // 0) no longer built) | \(.seconds.replay)s (Clang: \(.seconds.clang_cpu) CPU-s) | \(.seconds.gcc_build // "-")s |",
+(if .replay != null then "", "Replayed: \(.replay.why)." else empty end),
 "",
 "## Only Clang, by flag",
 "",

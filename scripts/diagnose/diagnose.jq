@@ -14,6 +14,9 @@
 #   $stale       the units no longer built, one a line
 #   $outside     the units Kbuild's warning levels do not reach, one a line
 #   $src         the kernel tree (unit names are relative to it)
+#   $replay_why  what this replay ran again and why (diagnose.sh's REPLAY
+#                line), $again and $kept how many units it ran and kept
+#                (all three optional: without them, replay is null)
 
 include "diagnose-lib";
 
@@ -65,6 +68,7 @@ include "diagnose-lib";
 	   stale_not_replayed: ($stales | length), outside_level: ($outs | length), flag_sets: $sets,
 	   ok: ([$u[] | select(.status == "ok")] | length),
 	   unparsable: ($bad | length), crashed: ($crash | length)},
+   replay: ($ARGS.named | if .replay_why then {again, kept, why: (.replay_why | rtrimstr("\n"))} else null end),
    seconds: {replay: $replay_secs, clang_cpu: ($cpus | map(.seconds) | add // 0 | . * 1000 | round / 1000),
 	     gcc_build: ($build_secs | tonumber? // null)},
    slowest: ($cpus | sort_by(-.seconds, .unit) | .[:10]),
