@@ -167,7 +167,8 @@ controls_only() {
 
 	for w in $(config_words); do
 		f="$TOPDIR/kconfig/fragments/$w.config"
-		[ -f "$f" ] && [ -n "$(fragment_needs "$f")" ] || continue
+		[ -f "$f" ] || continue
+		[ -n "$(fragment_needs "$f")" ] || continue
 		why=""
 		for c in $compilers; do
 			compiler_select "$c"
