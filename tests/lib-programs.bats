@@ -227,7 +227,7 @@ local 1"
 			{name: "ops", decl: "kernel/x.c:3", probe: false, gcc: null, same: null, dwarf: false}]}' \
 		tests/fixtures/report/report.json >"$T/report.json"
 	run -0 jq -r -L scripts/report -f "scripts/report/report-md.jq" "$T/report.json"
-	assert_line "Randomized layouts (randstruct): seed 6b7061726974792d...: gcc randomized 2 structures, clang-16 3; both 2, of which 1 have the same layout under both and 1 do not; 1 not probed."
+	assert_line "Randomized layouts (randstruct): seed 6b7061726974792d...: clang-16 randomized 3 structures; 2 probed in gcc's build, of which gcc randomized 2, 1 with the same layout as clang-16's and 1 with another; 1 not probed."
 	assert_line "| struct | declared at | gcc | clang-16 | same layout |"
 	assert_line "| cred | include/linux/cred.h:110 | yes | yes | yes |"
 	assert_line "| file_operations | include/linux/fs.h:2093 | yes | yes | no |"

@@ -35,10 +35,10 @@ def kabi_text: if . == null then "-"
 	+ (if .status == "fail" then " (FAIL)" else "" end) end;
 # a target's randomized layouts (randstruct.sh): the summary line, and
 # the rows of its table: struct, declared at, by GCC, by Clang, alike
-# (randomized.gcc counts the probed structures GCC randomized too, all of
-# which Clang did: both)
-def randstruct_text: "seed \(.seed[:16])...: \(.gcc) randomized \(.randomized.gcc) structures, \(.clang) \(.randomized.clang); both \(.randomized.gcc), of which \(.same) have the same layout under both"
-	+ (if .randomized.gcc > .same then " and \(.randomized.gcc - .same) do not" else "" end)
+# (Clang's randomized structures are the table's rows; randomized.gcc
+# counts the probed ones GCC randomized too)
+def randstruct_text: "seed \(.seed[:16])...: \(.clang) randomized \(.randomized.clang) structures; \(.randomized.probed) probed in \(.gcc)'s build, of which \(.gcc) randomized \(.randomized.gcc), \(.same) with the same layout as \(.clang)'s"
+	+ (if .randomized.gcc > .same then " and \(.randomized.gcc - .same) with another" else "" end)
 	+ (if .randomized.probed < .randomized.clang then "; \(.randomized.clang - .randomized.probed) not probed" else "" end);
 def yes_no: if . then "yes" else "no" end;
 def randstruct_rows: .types[] | [.name, .decl,
