@@ -3,8 +3,10 @@
 # What a run adds to its cells' configuration (KCONFIG_ADD): its words,
 # where its cells and report go, the fragments' Clang-only symbols and
 # the control cells of the compilers that cannot build them, the clang of
-# a run that names none, and bad words. The real kCFI run is in
-# tests/full/configs.bats.
+# a run that names none, randstruct's GCC words and seed, and bad words;
+# and another base (KCONFIG), Debian's own configuration among them,
+# fetched from its linux-image package and configured for real. The
+# kCFI, ThinLTO and randstruct runs are in tests/full/configs.bats.
 
 load common
 
