@@ -380,7 +380,8 @@ seed_proof() {
 	fi
 }
 
-# build_proofs: check what the fragments say the build must be made of
+# build_proofs: the base configuration's origin when it is a file
+# (KCONFIG=debian's package); check what the fragments say the build must be made of
 # ('# kparity-bitcode: OBJECT': OBJECT is LLVM bitcode, or an ELF object in
 # a control cell, fragment_unfit) and keep each finding, 'LABEL: FINDING',
 # in $objdir/build.proof; exit 1 when one is not so.
@@ -388,6 +389,8 @@ build_proofs() {
 	local frag f obj magic want label why
 
 	: >"$objdir/build.proof.tmp"
+	# Debian's configuration, by the package it came from
+	[ -z "$base_file" ] || sed -n "1s/^# /KCONFIG=$t_base: /p" "$base_file" >>"$objdir/build.proof.tmp"
 	for frag in $t_fragments; do
 		f="$FRAGDIR/$frag"
 		# shellcheck disable=SC2013 # object paths have no blanks

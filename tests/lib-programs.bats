@@ -236,6 +236,21 @@ local 1"
 	assert_line "<tr><td>file_operations</td><td>include/linux/fs.h:2093</td><td>yes</td><td>yes</td><td>no</td></tr>"
 }
 
+@test "report-md.jq: the configuration line names KCONFIG's base and KCONFIG_ADD's words, or is left out" {
+	need_tool jq
+	jq '.kconfig = "debian" | .config_add = ["kcfi", "CONFIG_HZ=250"]' tests/fixtures/report/report.json >"$T/both.json"
+	run -0 jq -r -L scripts/report -f "scripts/report/report-md.jq" "$T/both.json"
+	assert_line "Configuration: KCONFIG=debian in place of each target's base, and KCONFIG_ADD kcfi CONFIG_HZ=250"
+	jq '.kconfig = null | .config_add = ["thinlto"]' tests/fixtures/report/report.json >"$T/add.json"
+	run -0 jq -r -L scripts/report -f "scripts/report/report-md.jq" "$T/add.json"
+	assert_line "Configuration: each target's own, and KCONFIG_ADD thinlto"
+	run -0 jq -r -L scripts/report -f "scripts/report/report-html.jq" "$T/both.json"
+	assert_line "<p>Configuration: KCONFIG=debian in place of each target&apos;s base, and KCONFIG_ADD kcfi CONFIG_HZ=250</p>"
+	jq '.kconfig = null | .config_add = []' tests/fixtures/report/report.json >"$T/none.json"
+	run -0 jq -r -L scripts/report -f "scripts/report/report-md.jq" "$T/none.json"
+	refute_line --partial "Configuration:"
+}
+
 @test "report-html.jq: one table row per cell" {
 	need_tool jq
 	run -0 jq -r -L scripts/report -f "scripts/report/report-html.jq" tests/fixtures/report/report.json

@@ -39,8 +39,8 @@ layout_css,
 "<h1>kparity report: \(.kernel | @html)</h1>",
 "<p class=\"verdict \(.verdict | cls)\">\(.verdict | ascii_upcase)"
 	+ (if (.failures | length) > 0 then " &mdash; \(.failures | length) failures" else "" end) + "</p>",
-(if ((.config_add // []) | length) > 0 then
-	"<p>Configuration: each target's own, and KCONFIG_ADD <code>\(.config_add | join(" ") | @html)</code></p>" else empty end),
+(if ((.config_add // []) | length) > 0 or .kconfig != null then
+	"<p>Configuration: \(config_text | @html)</p>" else empty end),
 (if (.failures | length) > 0 then
 	"<ul>" + ([.failures[] | "<li>\(@html)</li>"] | join("")) + "</ul>" else empty end),
 (if ((.skipped // []) | length) > 0 then

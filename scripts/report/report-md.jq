@@ -16,8 +16,8 @@ include "report-history";
 "Verdict: **\(.verdict | ascii_upcase)**" +
 	(if (.failures | length) > 0 then " (\(.failures | length) failures)" else "" end),
 "",
-(if ((.config_add // []) | length) > 0 then
-	("Configuration: each target's own, and KCONFIG_ADD \(.config_add | join(" "))", "") else empty end),
+(if ((.config_add // []) | length) > 0 or .kconfig != null then
+	("Configuration: \(config_text)", "") else empty end),
 (if is_matrix then matrix_md else
 	has_farm as $farm | has_since as $since |
 	"| target | compiler | build | \(if $farm then "farm | " else "" end)boot | warnings | kabi |\(if $since then " since last run |" else "" end)",

@@ -33,6 +33,10 @@ def kabi_text: if . == null then "-"
 	elif .summary == null then "FAIL: \(.reason)"
 	else "\(.summary.changed) changed, \(.summary.incompatible) incompatible, \(.summary.only_old) only gcc, \(.summary.only_new) only clang"
 	+ (if .status == "fail" then " (FAIL)" else "" end) end;
+# what every cell's configuration was made of: the base (KCONFIG, or each
+# target's own), the targets' fragments, KCONFIG_ADD's words
+def config_text: (if .kconfig != null then "KCONFIG=\(.kconfig) in place of each target's base" else "each target's own" end)
+	+ (if ((.config_add // []) | length) > 0 then ", and KCONFIG_ADD \(.config_add | join(" "))" else "" end);
 # a target's randomized layouts (randstruct.sh): the summary line, and
 # the rows of its table: struct, declared at, by GCC, by Clang, alike
 # (Clang's randomized structures are the table's rows; randomized.gcc
