@@ -79,7 +79,7 @@ setup_file() {
 
 @test "initramfs: an unknown target lists the known ones" {
 	run -2 --separate-stderr "$TOP/scripts/initramfs.sh" -o "$BUILD" -t sparc
-	assert_equal "$stderr" "initramfs.sh: unknown target 'sparc' (known: arm-vexpress arm64-virt i386 mips-malta riscv64-virt x86_64)"
+	assert_equal "$stderr" "initramfs.sh: unknown target 'sparc' (known: arm-vexpress arm64-virt i386 mips-malta ppc64le-pseries riscv64-virt x86_64)"
 }
 
 @test "kernel-boot: a kernel that was not built is trouble, not a failed boot" {

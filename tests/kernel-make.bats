@@ -88,5 +88,5 @@ OUT
 	run -2 --separate-stderr "$TOP/scripts/kernel-make.sh" -t x86_64 /src
 	assert_equal "${stderr_lines[0]}" "usage: kernel-make.sh [-t TARGET -c COMPILER] DIR [MAKE-ARG...]"
 	run -2 --separate-stderr "$TOP/scripts/kernel-make.sh" -t sparc -c gcc /src
-	assert_equal "$stderr" "kernel-make.sh: unknown target 'sparc' (known: arm-vexpress arm64-virt i386 mips-malta riscv64-virt x86_64)"
+	assert_equal "$stderr" "kernel-make.sh: unknown target 'sparc' (known: arm-vexpress arm64-virt i386 mips-malta ppc64le-pseries riscv64-virt x86_64)"
 }

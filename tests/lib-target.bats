@@ -27,7 +27,7 @@ fake_llvm() {
 
 @test "known_targets: the target files' names on one line" {
 	run -0 in_sh known_targets
-	assert_output "arm-vexpress arm64-virt i386 mips-malta riscv64-virt x86_64"
+	assert_output "arm-vexpress arm64-virt i386 mips-malta ppc64le-pseries riscv64-virt x86_64"
 }
 
 @test "load_target: every key of a target, as t_* variables" {
@@ -54,7 +54,7 @@ fake_llvm() {
 
 @test "target_words: all is every target, commas are spaces, repeats go" {
 	run -0 in_sh 'target_words "x86_64,all riscv64-virt"'
-	assert_output "x86_64 arm-vexpress arm64-virt i386 mips-malta riscv64-virt"
+	assert_output "x86_64 arm-vexpress arm64-virt i386 mips-malta ppc64le-pseries riscv64-virt"
 }
 
 @test "target_skip: a compiler of NO_COMPILERS says why, another is no skip" {
@@ -110,7 +110,7 @@ fake_llvm() {
 @test "load_target: an unknown target exits 2 with the known ones" {
 	run -2 --separate-stderr in_sh 'load_target sparc; echo after'
 	assert_output ""
-	assert_equal "$stderr" "lib-test: unknown target 'sparc' (known: arm-vexpress arm64-virt i386 mips-malta riscv64-virt x86_64)"
+	assert_equal "$stderr" "lib-test: unknown target 'sparc' (known: arm-vexpress arm64-virt i386 mips-malta ppc64le-pseries riscv64-virt x86_64)"
 }
 
 @test "compiler_select: gcc takes the target's cross prefix" {
@@ -192,6 +192,13 @@ fake_llvm() {
 	run -0 in_sh "unset LLVM; load_target arm-vexpress; compiler_select clang-gas; $SELECTED; echo ias=\$cc_ias"
 	assert_output "$(printf '%s\n' cc=clang ld=ld.lld cross=arm-linux-gnueabi- llvm=1 \
 		suffix=clang-gas ias=0)"
+}
+
+@test "compiler_select: a target's CLANG_CROSS gives Clang its cross prefix, for the binutils Kbuild still runs" {
+	run -0 in_sh "unset LLVM; load_target ppc64le-pseries; compiler_select clang-19; $SELECTED"
+	assert_output "$(printf '%s\n' cc=clang-19 ld=ld.lld-19 cross=powerpc64le-linux-gnu- llvm=-19 suffix=clang-19)"
+	run -0 in_sh "unset LLVM; load_target arm64-virt; compiler_select clang-19; $SELECTED"
+	assert_output "$(printf '%s\n' cc=clang-19 ld=ld.lld-19 cross= llvm=-19 suffix=clang-19)"
 }
 
 @test "compiler_words: all is the version matrix, commas and repeats are fine" {

@@ -21,7 +21,7 @@ setup() {
 @test "parity: an unknown target lists the known ones" {
 	run -2 --separate-stderr "$TOP/scripts/parity.sh" -o "$BUILD" -t x86_64,sparc
 	assert_output ""
-	assert_equal "$stderr" "parity.sh: unknown target 'sparc' (known: arm-vexpress arm64-virt i386 mips-malta riscv64-virt x86_64)"
+	assert_equal "$stderr" "parity.sh: unknown target 'sparc' (known: arm-vexpress arm64-virt i386 mips-malta ppc64le-pseries riscv64-virt x86_64)"
 }
 
 @test "parity: a target none of the run's compilers can build is refused before a build" {

@@ -28,11 +28,11 @@ good() {
 
 @test "target: the known targets are the files in scripts/targets" {
 	run -0 "$S" -l
-	assert_output "$(printf '%s\n' arm-vexpress arm64-virt i386 mips-malta riscv64-virt x86_64)"
+	assert_output "$(printf '%s\n' arm-vexpress arm64-virt i386 mips-malta ppc64le-pseries riscv64-virt x86_64)"
 }
 
 @test "target: every shipped target file passes the check" {
-	for t in arm-vexpress arm64-virt i386 mips-malta riscv64-virt x86_64; do
+	for t in arm-vexpress arm64-virt i386 mips-malta ppc64le-pseries riscv64-virt x86_64; do
 		run -0 --separate-stderr "$S" "$t"
 		assert_output "$TOP/scripts/targets/$t.target"
 		assert_equal "$stderr" ""
@@ -50,12 +50,12 @@ good() {
 @test "target: an unknown target lists the known ones" {
 	run -2 --separate-stderr "$S" sparc
 	assert_output ""
-	assert_equal "$stderr" "target-check.sh: unknown target 'sparc' (known: arm-vexpress arm64-virt i386 mips-malta riscv64-virt x86_64)"
+	assert_equal "$stderr" "target-check.sh: unknown target 'sparc' (known: arm-vexpress arm64-virt i386 mips-malta ppc64le-pseries riscv64-virt x86_64)"
 }
 
 @test "target: a name with a slash is not a path" {
 	run -2 --separate-stderr "$S" ../targets/x86_64
-	assert_equal "$stderr" "target-check.sh: unknown target '../targets/x86_64' (known: arm-vexpress arm64-virt i386 mips-malta riscv64-virt x86_64)"
+	assert_equal "$stderr" "target-check.sh: unknown target '../targets/x86_64' (known: arm-vexpress arm64-virt i386 mips-malta ppc64le-pseries riscv64-virt x86_64)"
 }
 
 @test "target: a host target is found under host/, checked for its own keys, and not listed" {
@@ -127,12 +127,12 @@ good() {
 
 @test "target: the caller's name prefixes the messages" {
 	run -2 --separate-stderr "$S" -p kernel-build.sh sparc
-	assert_equal "$stderr" "kernel-build.sh: unknown target 'sparc' (known: arm-vexpress arm64-virt i386 mips-malta riscv64-virt x86_64)"
+	assert_equal "$stderr" "kernel-build.sh: unknown target 'sparc' (known: arm-vexpress arm64-virt i386 mips-malta ppc64le-pseries riscv64-virt x86_64)"
 }
 
 @test "target: kernel-build.sh refuses an unknown target and compiler" {
 	run -2 --separate-stderr "$TOP/scripts/kernel-build.sh" -o "$T" -t sparc -c gcc
-	assert_equal "$stderr" "kernel-build.sh: unknown target 'sparc' (known: arm-vexpress arm64-virt i386 mips-malta riscv64-virt x86_64)"
+	assert_equal "$stderr" "kernel-build.sh: unknown target 'sparc' (known: arm-vexpress arm64-virt i386 mips-malta ppc64le-pseries riscv64-virt x86_64)"
 	run -2 --separate-stderr "$TOP/scripts/kernel-build.sh" -o "$T" -t x86_64 -c icc
 	assert_equal "$stderr" "kernel-build.sh: unknown compiler 'icc' (known: gcc gcc-11 gcc-12 clang clang-13 clang-14 clang-15 clang-16 clang-19 clang-22 clang-gas)"
 }
@@ -164,7 +164,7 @@ good() {
 @test "target: deps.sh refuses an unknown target of TARGETS" {
 	TARGETS=sparc run -2 --separate-stderr "$TOP/scripts/deps.sh" --list parity
 	assert_output ""
-	assert_equal "$stderr" "deps.sh: unknown target 'sparc' (known: arm-vexpress arm64-virt i386 mips-malta riscv64-virt x86_64)"
+	assert_equal "$stderr" "deps.sh: unknown target 'sparc' (known: arm-vexpress arm64-virt i386 mips-malta ppc64le-pseries riscv64-virt x86_64)"
 }
 
 @test "target: a missing compiler names its Debian package" {

@@ -19,7 +19,7 @@
 # The keys a target file must set, and those it may set; scripts/target-check.sh
 # checks them and documents each.
 TARGET_REQUIRED="ARCH BASE_CONFIG FRAGMENTS IMAGE QEMU QEMU_MACHINE CONSOLE"
-TARGET_OPTIONAL="SRCARCH CROSS_COMPILE DEFCONFIGS DTB QEMU_CPU QEMU_MEMORY APPEND DISK DISK_DEV PACKAGES NO_COMPILERS LLD_MIN DEFAULT DEBIAN"
+TARGET_OPTIONAL="SRCARCH CROSS_COMPILE DEFCONFIGS DTB QEMU_CPU QEMU_MEMORY APPEND DISK DISK_DEV PACKAGES NO_COMPILERS LLD_MIN DEFAULT DEBIAN CLANG_CROSS"
 # A host target, scripts/targets/host/NAME.target, runs as a process of the
 # host (User-Mode Linux), not under QEMU: it has no QEMU keys, and is not
 # among known_targets, so that no matrix takes it unasked.
@@ -225,6 +225,7 @@ load_target() {
 	t_lld_min="${LLD_MIN:-}"
 	t_default="${DEFAULT:-y}"
 	t_debian="${DEBIAN:-}"
+	t_clang_cross="${CLANG_CROSS:-}"
 	# shellcheck disable=SC2086 # one word per key
 	unset $TARGET_REQUIRED $TARGET_OPTIONAL
 	! tree_known || t_fragments="$t_fragments$(load_tree "$(tree_name)" && printf '%s' "${k_fragments:+ $k_fragments}")"
@@ -347,8 +348,8 @@ target_compilers() {
 # caller's LLVM):
 #   cc_bin     the compiler to run (arm-linux-gnueabi-gcc-11, clang-19, ...)
 #   ld_bin     its linker
-#   cc_cross   CROSS_COMPILE for make (GCC, and Clang with GNU as: the
-#              target's prefix)
+#   cc_cross   CROSS_COMPILE for make (GCC, Clang with GNU as, and Clang
+#              on a target with CLANG_CROSS=y: the target's prefix)
 #   cc_llvm    LLVM= for make (Clang only: 1, -N or DIR/)
 #   cc_ias     LLVM_IAS= for make (empty: the kernel's default)
 #   cc_suffix  the name of the build: NAME, but clang with LLVM=-N is
@@ -379,6 +380,8 @@ EOF
 		cc_ias="$ias"
 		cc_cross="${t_cross:-}"
 	fi
+	# the binutils a Clang build still runs by the cross prefix
+	[ "${t_clang_cross:-}" != y ] || cc_cross="${t_cross:-}"
 	case "$llvm" in
 	1)
 		cc_bin=clang
