@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-only
-# The targets outside the default matrix (DEFAULT=n): riscv64-virt, i386
-# and mips-malta, each built with gcc and clang, booted with its KUnit
+# The targets outside the default matrix (DEFAULT=n): riscv64-virt, i386,
+# mips-malta and ppc64le-pseries, each built with gcc and clang, booted with its KUnit
 # suites, its units' layouts checked and the two builds diffed. Six more
 # tiny kernels cost about an hour cold on two cores, more than the default
 # suite may take, so 'make check-full' runs this file and
@@ -99,4 +99,16 @@ run_target() {
 	assert_output "$(printf '%s\n' \
 		'{"changed":3,"incompatible":0,"only_old":123,"only_new":1,"unchanged":3045,"suppressed":0}' \
 		'["HUF_ReadDTableX2_Workspace.<anon>","vm_fault","va_list"]')"
+}
+
+@test "parity targets: ppc64le-pseries builds and boots with gcc and clang, KUnit alike" {
+	run_target ppc64le-pseries
+	run -0 jq -c "$CELLS" "$R"
+	assert_output "$(printf '%s\n' \
+		'["ppc64le-pseries/gcc","pass","pass",4,90,0,5,{"clashing":0,"incompatible":0,"alike":3546,"units":864}]' \
+		'["ppc64le-pseries/clang","pass","pass",3,90,0,5,{"clashing":0,"incompatible":0,"alike":3413,"units":856}]')"
+	run -0 jq -c '.matrix[].kabi.summary, [.matrix[].kabi.changed[].name], .matrix[].tests.differs' "$R"
+	assert_output "$(printf '%s\n' \
+		'{"changed":4,"incompatible":0,"only_old":134,"only_new":1,"unchanged":3408,"suppressed":0}' \
+		'["HUF_ReadDTableX2_Workspace.<anon>","housekeeping","vm_fault","va_list"]' 0)"
 }
