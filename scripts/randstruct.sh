@@ -92,7 +92,8 @@ probe() {
 		"$tmp/plain.json" | sort -u); do
 		n=$((n + 1))
 		jq --arg h "$header" '{types: [.types[] | select(.decl_file == $h)]}' "$tmp/plain.json" |
-			jq -r --arg header "$srcdir/$header" -f "$TOPDIR/scripts/randstruct/probe-c.jq" >"$tmp/p$n.c"
+			jq -r -L "$TOPDIR/scripts/randstruct" --arg header "$srcdir/$header" \
+				-f "$TOPDIR/scripts/randstruct/probe-c.jq" >"$tmp/p$n.c"
 		(cd "$dir" && eval "$cmd -S -o '$tmp/p$n.s' '$tmp/p$n.c'") >/dev/null 2>&1 || continue
 		sed -n 's/^[ \t]*\.ascii[ \t]*"@kparity \(.*\)"$/\1/p' "$tmp/p$n.s" >>"$out"
 	done
@@ -145,7 +146,7 @@ main() {
 		--slurpfile gp "$tmp/plain.json" --slurpfile cr "$tmp/clang.json" \
 		--rawfile pg "$tmp/gcc.txt" --rawfile pc "$tmp/clang.txt" \
 		--arg gcc "${names%%,*}" --arg clang "${names#*,}" --arg seed "$seed" \
-		-f "$TOPDIR/scripts/randstruct/randstruct.jq" >"$tmp/out.json"
+		-L "$TOPDIR/scripts/randstruct" -f "$TOPDIR/scripts/randstruct/randstruct.jq" >"$tmp/out.json"
 	if [ -n "$out" ]; then
 		mv "$tmp/out.json" "$out"
 	else

@@ -46,7 +46,7 @@ probe() {
 	local cc=$1 out=$2
 	shift 2
 	"$KABI" dump --json --root "$TOP/$FIX" "$T/gcc-plain.o" >"$T/plain.json"
-	jq -r --arg header "$TOP/$FIX/layouts.h" -f scripts/randstruct/probe-c.jq "$T/plain.json" >"$T/probe.c"
+	jq -r --arg header "$TOP/$FIX/layouts.h" -L scripts/randstruct -f scripts/randstruct/probe-c.jq "$T/plain.json" >"$T/probe.c"
 	"$cc" -S "$@" -o "$T/probe.s" "$T/probe.c" 2>/dev/null
 	sed -n 's/^[ \t]*\.ascii[ \t]*"@kparity \(.*\)"$/\1/p' "$T/probe.s" >"$out"
 }
@@ -89,7 +89,7 @@ probe() {
 	run -0 jq -c -n --slurpfile c "$T/c.json" --slurpfile g "$T/g.json" \
 		--slurpfile gp "$T/plain.json" --slurpfile cr "$T/cr.json" \
 		--rawfile pg "$T/gcc.txt" --rawfile pc "$T/clang.txt" \
-		--arg gcc gcc --arg clang clang-16 --arg seed "$SEED" -f scripts/randstruct/randstruct.jq
+		--arg gcc gcc --arg clang clang-16 --arg seed "$SEED" -L scripts/randstruct -f scripts/randstruct/randstruct.jq
 	assert_output '{"gcc":"gcc","clang":"clang-16","seed":"'"$SEED"'","randomized":{"clang":2,"probed":2,"gcc":2},"same":0,"gcc_dwarf_changed":0,"types":[{"name":"cred","decl":"layouts.h:20","probe":true,"gcc":true,"same":false,"dwarf":false},{"name":"ops","decl":"layouts.h:11","probe":true,"gcc":true,"same":false,"dwarf":false}]}'
 }
 
@@ -105,7 +105,7 @@ probe() {
 	grep '^cred ' "$T/gcc.txt" >"$T/pc.txt"
 	jq -n --slurpfile c "$T/c.json" --slurpfile gp "$T/plain.json" --slurpfile cr "$T/cr.json" \
 		--rawfile pg "$T/pg.txt" --rawfile pc "$T/pc.txt" --slurpfile g /dev/stdin \
-		--arg gcc gcc --arg clang clang-16 --arg seed "" -c -f scripts/randstruct/randstruct.jq \
+		--arg gcc gcc --arg clang clang-16 --arg seed "" -c -L scripts/randstruct -f scripts/randstruct/randstruct.jq \
 		<<<'{"types": []}' >"$T/out.json"
 	run -0 jq -c '[.randomized, .same, (.types[] | [.name, .probe, .gcc, .same])]' "$T/out.json"
 	assert_output '[{"clang":2,"probed":0,"gcc":0},0,["cred",false,null,null],["ops",false,null,null]]'

@@ -8,9 +8,12 @@
 # randstruct plugin shuffles members after GCC wrote their DWARF; compiled
 # with the build's own command, this shows the layout the code uses.
 #
-# Input: kabi dump --json's types (the structures of one header); named
-# members only, bit-fields left out (offsetof cannot take them).
-# Usage: jq -r --arg header HEADER -f probe-c.jq DUMP.json
+# Input: kabi dump --json's types (the structures of one header, with
+# the anonymous structures inside them); their members as members.jq
+# gives them.
+# Usage: jq -r -L scripts/randstruct --arg header HEADER -f probe-c.jq DUMP.json
+
+include "members";
 
 "/* made by kparity's randstruct.sh: where the compiler put each member */",
 "#include \"\($header)\"",
@@ -18,7 +21,7 @@
 "void kparity_probe(void);",
 "void kparity_probe(void)",
 "{",
-(.types[] | select(.kind == "struct") | .name as $s
-	| .members[] | select(.name != null and (.name | startswith("<") | not) and .bit_size == null)
-	| "\tKPARITY_AT(\($s), \(.name));"),
+(by_name as $byname
+	| .types[] | select(.kind == "struct" and (.name | anonymous | not)) | .name as $s
+	| members($byname) | "\tKPARITY_AT(\($s), \(.name));"),
 "}"
