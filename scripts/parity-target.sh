@@ -108,13 +108,14 @@ swap() {
 # without the seed's fragment (in the run's place without it): built the
 # first time, up to date after.
 randomized() {
-	local out="$cells/$target.randstruct.json" seed c g="" l="" f="" v
+	local out="$cells/$target.randstruct.json" seed c g="" l="" f="" v w
 
+	echo null >"$out"
 	seed=$(fragment_seed)
+	[ -n "$seed" ] || return 0
+	f=$(for w in $t_fragments; do grep -l '^# kparity-seed:' "$TOPDIR/kconfig/fragments/$w" || :; done | tail -n 1)
 	for c in $(target_compilers "$target" "$compilers"); do
-		[ -n "$seed" ] || break
 		compiler_select "$c"
-		f=$(for w in $t_fragments; do grep -l '^# kparity-seed:' "$TOPDIR/kconfig/fragments/$w" || :; done | tail -n 1)
 		! fragment_unfit "$f" >/dev/null || continue
 		if [ -z "$cc_llvm" ]; then
 			[ -n "$g" ] || g=$c
@@ -123,7 +124,7 @@ randomized() {
 		fi
 	done
 	if [ -z "$g" ] || [ -z "$l" ]; then
-		echo null >"$out"
+		step RANDOM "$target  no table: no GCC and Clang cell of the run builds $(basename "$f")"
 		return 0
 	fi
 	set --
