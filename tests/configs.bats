@@ -207,7 +207,8 @@ tools_only() {
 		"$f/debian.config" "$f/x86_64.config" "$f/debug-info.config"
 	assert_output "$T/o/.config"
 	# Debian's modules and string settings, the fragments' symbols
-	run -0 grep -E -x 'CONFIG_(VIRTIO_NET|VIRTIO_BLK|SYSTEM_TRUSTED_KEYS|DEBUG_INFO_DWARF5|DEBUG_INFO_BTF)=.*' "$T/o/.config"
+	local symbols='CONFIG_(VIRTIO_NET|VIRTIO_BLK|SYSTEM_TRUSTED_KEYS|DEBUG_INFO_DWARF5|DEBUG_INFO_BTF)=.*'
+	run -0 grep -E -x "$symbols" "$T/o/.config"
 	assert_output "$(printf '%s\n' CONFIG_VIRTIO_BLK=y CONFIG_VIRTIO_NET=m 'CONFIG_SYSTEM_TRUSTED_KEYS=""' CONFIG_DEBUG_INFO_DWARF5=y)"
 }
 

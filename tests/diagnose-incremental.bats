@@ -99,7 +99,8 @@ same_as_full() {
 	at '20 minutes ago' "$B/a.o"
 	replay "$T/out"
 	assert_equal "$replay" "1 of 3 units again (1 reached by 1 changed file: a.c); 2 kept from the last replay"
-	run -0 jq -c '[.findings[] | [.flag, .units]]' "$T/out/diagnose.json"
+	local prog='[.findings[] | [.flag, .units]]'
+	run -0 jq -c "$prog" "$T/out/diagnose.json"
 	assert_output '[["-Wunused-variable",["a.c"]],["-Wunused-variable",["a.c","b.c"]]]'
 	same_as_full "$T/out"
 }
@@ -112,7 +113,8 @@ same_as_full() {
 	at '20 minutes ago' "$B/a.o" "$B/b.o"
 	replay "$T/out"
 	assert_equal "$replay" "2 of 3 units again (2 reached by 1 changed file: include/h.h); 1 kept from the last replay"
-	run -0 jq -c '[.findings[] | [.line, .units]]' "$T/out/diagnose.json"
+	local prog='[.findings[] | [.line, .units]]'
+	run -0 jq -c "$prog" "$T/out/diagnose.json"
 	assert_output '[[1,["a.c","b.c"]],[2,["a.c","b.c"]]]'
 	same_as_full "$T/out"
 }

@@ -20,6 +20,9 @@
 load common
 load module
 
+# the check's and the module's step lines on stderr
+STEPS='^ *(CHECK|MODULE) '
+
 setup_file() {
 	local st=0
 
@@ -144,7 +147,7 @@ OUT
 		-d "$MODDIR_DEB" "$SHARED/kinds/xt/xt_kparity.ko"
 	assert_output "PASS (1 of 1 modules checked)"
 	# (bats drops the leading blanks of stderr's first line)
-	run -0 grep -E '^ *(CHECK|MODULE) ' <<<"$stderr"
+	run -0 grep -E "$STEPS" <<<"$stderr"
 	assert_line -n 0 "CHECK   xt/xt_kparity.ko against the kernel's BTF ($BTF_DEB)"
 	assert_line -n 1 "  CHECK   xt/xt_kparity.ko against x_tables.ko's BTF ($MODDIR_DEB/kernel/net/netfilter/x_tables.ko)"
 	assert_line -n 2 --regexp "^  MODULE  xt/xt_kparity.ko: PASS: [1-9][0-9]* types compared with the kernel's, [1-9][0-9]* with x_tables.ko's, 0 its own\$"
@@ -161,7 +164,7 @@ OUT
 		run -0 --separate-stderr "$CHECK" -k "$KABI" -t "$BTF_DEB" -w "$T/w" -R "$SHARED/kinds" -r "$KVER" \
 			-d "$T/mods/$z" "$SHARED/kinds/xt/xt_kparity.ko"
 		assert_output "PASS (1 of 1 modules checked)"
-		run -0 grep -E '^ *(CHECK|MODULE) ' <<<"$stderr"
+		run -0 grep -E "$STEPS" <<<"$stderr"
 		assert_line -n 1 "  CHECK   xt/xt_kparity.ko against x_tables.ko's BTF ($T/mods/$z/x_tables.ko.$z)"
 		assert_line -n 2 --regexp "^  MODULE  xt/xt_kparity.ko: PASS: [1-9][0-9]* types compared with the kernel's, [1-9][0-9]* with x_tables.ko's, 0 its own\$"
 	done
