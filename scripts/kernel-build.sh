@@ -369,7 +369,7 @@ build() {
 seed_proof() {
 	local f="$FRAGDIR/$1" seed why
 
-	seed=$(sed -n 's/^# kparity-seed: *\([0-9a-f]*\) *$/\1/p' "$f")
+	seed=$(seed_of "$f")
 	[ -n "$seed" ] || return 0
 	if why=$(fragment_unfit "$f"); then
 		printf '%s control (%s): no CONFIG_RANDSTRUCT\n' "$1" "$why"

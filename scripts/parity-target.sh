@@ -108,12 +108,12 @@ swap() {
 # without the seed's fragment (in the run's place without it): built the
 # first time, up to date after.
 randomized() {
-	local out="$cells/$target.randstruct.json" seed c g="" l="" f="" v w
+	local out="$cells/$target.randstruct.json" seed c g="" l="" f="" v
 
 	echo null >"$out"
 	seed=$(fragment_seed)
 	[ -n "$seed" ] || return 0
-	f=$(for w in $t_fragments; do grep -l '^# kparity-seed:' "$TOPDIR/kconfig/fragments/$w" || :; done | tail -n 1)
+	f=$(seed_fragment)
 	for c in $(target_compilers "$target" "$compilers"); do
 		compiler_select "$c"
 		! fragment_unfit "$f" >/dev/null || continue

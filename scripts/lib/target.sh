@@ -120,16 +120,35 @@ fragment_unfit() {
 	printf 'needs clang %s, and %s is clang %s\n' "$min" "$cc_suffix" "${v%%.*}"
 }
 
-# fragment_seed
-# Usage: seed=$(fragment_seed)
-# Prints the seed the loaded target's last fragment that gives one says
-# ('# kparity-seed: HEX', randstruct's), or nothing.
-fragment_seed() {
+# seed_of FRAGMENT
+# Usage: seed=$(seed_of "$f")
+# Prints the seed FRAGMENT gives ('# kparity-seed: HEX', randstruct's), or
+# nothing.
+seed_of() {
+	sed -n 's/^# kparity-seed: *\([0-9a-f]*\) *$/\1/p' "$1" 2>/dev/null
+}
+
+# seed_fragment
+# Usage: f=$(seed_fragment)
+# Prints the path of the loaded target's last fragment that gives a seed
+# (seed_of), or nothing.
+seed_fragment() {
 	local frag
 
 	for frag in $t_fragments; do
-		sed -n 's/^# kparity-seed: *\([0-9a-f]*\) *$/\1/p' "$TOPDIR/kconfig/fragments/$frag"
+		[ -z "$(seed_of "$TOPDIR/kconfig/fragments/$frag")" ] || printf '%s\n' "$TOPDIR/kconfig/fragments/$frag"
 	done | tail -n 1
+}
+
+# fragment_seed
+# Usage: seed=$(fragment_seed)
+# Prints the seed of the loaded target's last fragment that gives one
+# (seed_fragment), or nothing.
+fragment_seed() {
+	local f
+
+	f=$(seed_fragment)
+	[ -z "$f" ] || seed_of "$f"
 }
 
 # plain_words
@@ -140,9 +159,7 @@ plain_words() {
 	local w
 
 	for w in $(config_words); do
-		[ -f "$TOPDIR/kconfig/fragments/$w.config" ] &&
-			grep -q '^# kparity-seed:' "$TOPDIR/kconfig/fragments/$w.config" ||
-			printf '%s\n' "$w"
+		[ -n "$(seed_of "$TOPDIR/kconfig/fragments/$w.config")" ] || printf '%s\n' "$w"
 	done | paste -s -d ' ' -
 }
 
