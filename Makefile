@@ -214,9 +214,14 @@ series-survey:
 # BUILD_DIR=DIR     any GCC kernel build directory instead
 # W=1|2|12          the kernel's extra warning levels; LLVM=-N picks the clang
 # A=, B=            the two diagnose.json files diagnose-diff compares
-.PHONY: diagnose diagnose-diff
+# diagnose-series takes one build (CELL= or BUILD_DIR=) and W=1 unless W= is
+# given: each patch of its tree's series with the findings it adds and removes
+.PHONY: diagnose diagnose-diff diagnose-series
 diagnose: deps-parity
 	$(Q)scripts/diagnose.sh -O '$(O)' $(if $(W),-W '$(W)') $(if $(BUILD_DIR),'$(BUILD_DIR)',$(if $(CELL),-C '$(CELL)'))
+
+diagnose-series: deps-parity
+	$(Q)scripts/diagnose-series.sh -O '$(O)' $(if $(filter-out undefined,$(origin W)),-W '$(W)') $(if $(BUILD_DIR),'$(BUILD_DIR)',-C '$(or $(CELL),x86_64-gcc)')
 
 diagnose-diff:
 	$(Q)scripts/diagnose-diff.sh '$(A)' '$(B)'
@@ -291,6 +296,7 @@ series-refresh|rewrite the patches in normalised form
 series-survey|the long defconfig builds behind Documentation/series.md
 diagnose|replay a GCC kernel build through clang -fsyntax-only (CELL= BUILD_DIR= W= LLVM=-N)
 diagnose-diff|new, gone and unchanged findings of two replays (A= B=)
+diagnose-series|each patch of the series with the Clang findings it adds and removes, W=1 (CELL= BUILD_DIR= W= LLVM=-N)
 history|per cell and result of the last run: new, gone, always since N runs, flaky (JSON=1 CELL= RUN=)
 compiler-bisect|the first installed compiler version that changes a result (PREDICATE= TARGET= COMPILERS=)
 reproduce|the exact rebuild of a report cell, its vmlinux compared byte for byte (CELL= REPORT=)

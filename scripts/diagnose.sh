@@ -263,13 +263,21 @@ clang_id() {
 	printf '%s %s\n' "$("$cc_bin" --version | head -n 1)" "$target"
 }
 
-# dependencies OUT: OUT/deps.tsv, INDEX TAB FILE for every file each unit
-# was made from (Kbuild's .cmd files: diagnose-deps.awk), and OUT/objects,
-# INDEX TAB OBJECT
+# dependencies OUT [any]: OUT/deps.tsv, INDEX TAB FILE for every file each
+# unit was made from (Kbuild's .cmd files: diagnose-deps.awk), and
+# OUT/objects, INDEX TAB OBJECT; both are kept with the replay
+# (diagnose-series.sh reads them). With 'any', a unit without a .cmd file
+# is left out (a first replay needs none); else it is trouble.
 dependencies() {
-	local out="$1"
+	local out="$1" f i
 
 	awk -F '\t' -f "$LIB/diagnose-cmdfile.awk" "$out/units.tsv" >"$out/cmdfiles"
+	if [ "${2:-}" = any ]; then
+		while IFS='	' read -r f i; do
+			[ ! -f "$f" ] || printf '%s\t%s\n' "$f" "$i"
+		done <"$out/cmdfiles" >"$out/cmdfiles.found"
+		mv "$out/cmdfiles.found" "$out/cmdfiles"
+	fi
 	awk -F '\t' '{ o = $1; sub(/\/\.[^\/]*$/, "", o); f = $1; sub(/.*\/\./, "", f); sub(/\.cmd$/, "", f)
 		print $2 "\t" o "/" f }' "$out/cmdfiles" >"$out/objects"
 	cut -f1 "$out/cmdfiles" | xargs -r awk -v build="$bdir" -v map="$out/cmdfiles" \
@@ -299,12 +307,15 @@ plan() {
 
 	: >"$out/hits"
 	if [ ! -f "$last/stamp" ]; then
+		# what each unit was made from, for diagnose-series.sh's walk
+		dependencies "$out" any
 		awk -F '\t' '{ print $1 "\treplay\tfirst" }' "$out/commands.tsv" >"$out/plan.tsv"
 		planned "every unit: no earlier replay in '$out'"
 		return 0
 	fi
 	old=$(cat "$last/clang")
 	if [ "$old" != "$(clang_id)" ]; then
+		dependencies "$out" any
 		awk -F '\t' '{ print $1 "\treplay\tclang" }' "$out/commands.tsv" >"$out/plan.tsv"
 		planned "every unit: the last replay's Clang was another ($old; now $(clang_id))"
 		return 0
