@@ -35,6 +35,8 @@ TOPDIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOPDIR/scripts/lib/target.sh"
 # shellcheck source=scripts/lib/farm.sh
 . "$TOPDIR/scripts/lib/farm.sh"
+# shellcheck source=scripts/lib/history.sh
+. "$TOPDIR/scripts/lib/history.sh"
 KNOWN_TESTS="none kunit kselftest all"
 
 usage() {
@@ -86,8 +88,58 @@ assemble() {
 		--arg tests "$tests" --arg kinds "$kinds" --arg report_dir "${report#"$abuild"/}" \
 		--arg kconfig "${KCONFIG:-}" --arg config_add "$(config_words)" \
 		--slurpfile f "$cells/failures.json" --slurpfile sk "$cells/skipped.json" \
+		--slurpfile series "$cells/series.json" \
 		-f "$TOPDIR/scripts/parity/parity-report.jq" "$@" >"$report/report.json.tmp"
 	mv "$report/report.json.tmp" "$report/report.json"
+}
+
+# new_patches: $cells/series.new, the "SHA256 NAME" lines of the run's
+# series (series_list) that the last complete run's, $report/series.list,
+# lacks: patches added or changed since. A first run has none.
+new_patches() {
+	tree_series_list "${kernel#linux-}" >"$cells/series.list"
+	: >"$cells/series.new"
+	[ -f "$report/series.list" ] || return 0
+	awk 'NR == FNR { old[$0] = 1; next } !($0 in old)' \
+		"$report/series.list" "$cells/series.list" >"$cells/series.new"
+}
+
+# series_walk TARGET: when the series has new patches, the Clang findings
+# each of them adds and removes in TARGET's GCC cell (diagnose-series.sh at
+# W=1, walking back to the first new patch) in $cells/TARGET.series.json;
+# a walk that cannot run says why in $cells/TARGET.series.err, and the run
+# goes on. A subshell: the target and compiler it loads stay in it.
+series_walk() (
+	t="$1"
+	[ -s "$cells/series.new" ] || exit 0
+	load_target "$t"
+	compiler_select gcc
+	cell=$(cell_dir "$abuild")
+	cell_built "$cell" || exit 0
+	first=$(head -n 1 "$cells/series.new" | cut -d ' ' -f 2)
+	out="$(tree_root "$abuild")/diagnose/series-$t"
+	if "$TOPDIR/scripts/diagnose-series.sh" -O "$abuild" -W 1 -f "$first" -o "$out" "$cell" \
+		>"$cells/$t.series.txt" 2>"$cells/$t.series.log"; then
+		cp "$out/series.json" "$cells/$t.series.json"
+		step SERIES "$t: $(head -n 1 "$cells/$t.series.txt")"
+	else
+		tail -n 1 "$cells/$t.series.log" >"$cells/$t.series.err"
+		step SERIES "$t: no walk: $(cat "$cells/$t.series.err")"
+	fi
+)
+
+# series_json: $cells/series.json, the new patches and what each target's
+# walk found (parity-series.jq), for report.json's series_new
+series_json() {
+	local t
+
+	set --
+	for t in $targets; do
+		[ ! -f "$cells/$t.series.json" ] || set -- "$@" --slurpfile "w_$t" "$cells/$t.series.json"
+		[ ! -f "$cells/$t.series.err" ] || set -- "$@" --rawfile "e_$t" "$cells/$t.series.err"
+	done
+	jq -n -R --rawfile new "$cells/series.new" --arg targets "$targets" "$@" \
+		-f "$TOPDIR/scripts/parity/parity-series.jq" >"$cells/series.json"
 }
 
 # lock_build: hold BUILDDIR/parity.lock until this run and everything it
@@ -228,6 +280,7 @@ main() {
 	cells="$report/cells"
 	rm -rf "$cells"
 	mkdir -p "$cells"
+	new_patches
 
 	for target in $targets; do
 		skip_cells "$target"
@@ -237,7 +290,9 @@ main() {
 		done
 		"$TOPDIR/scripts/parity-target.sh" -o "$build" -t "$target" -c "$compilers" \
 			-a "$aliases" -k "$kinds" -s "$srcdir" -T "$limit" "$cells" || exit 2
+		series_walk "$target" || step SERIES "$target: no walk (see above)"
 	done
+	series_json
 
 	# The report is written whole, or not at all: seconds of jq, which a
 	# Ctrl-C from now on no longer stops.
@@ -245,6 +300,8 @@ main() {
 	assemble
 	"$TOPDIR/scripts/history.sh" record "$report/report.json" || :
 	"$TOPDIR/scripts/report.sh" "$report/report.json" "$report" || exit 2
+	# the next run's new patches are those this run had not
+	cp "$cells/series.list" "$report/series.list"
 	n=$(jq '.failures | length' "$report/report.json")
 	more=$(jq -r '.skipped | length | if . > 0 then " (\(.) not built, Debian has no compiler for them)" else "" end' "$report/report.json")
 	if [ "$n" -eq 0 ]; then

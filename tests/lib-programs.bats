@@ -390,13 +390,14 @@ OUT
 		--slurpfile f <(echo '{"failures": [], "findings": ["f"]}') \
 		--slurpfile sk <(echo '[{"target": "riscv64-virt", "compiler": "gcc-11", "reason": "r"}]') \
 		-f scripts/parity/parity-report.jq <(echo '{"name": "x86_64"}') <(echo '{"name": "riscv64-virt"}')
-	assert_output '{"version":1,"kernel":"linux-6.1.192","builddir":"build","report_dir":"config-kcfi/report","kconfig":null,"config_add":["kcfi","CONFIG_HZ=250"],"tests":"kunit","test_kinds":["kunit"],"compilers":["gcc","clang-19"],"aliases":{"gcc-12":"gcc","clang":"clang-19"},"reference":"gcc","targets":["x86_64","riscv64-virt"],"skipped":[{"target":"riscv64-virt","compiler":"gcc-11","reason":"r"}],"failures":[],"findings":["f"],"verdict":"pass","matrix":[{"name":"x86_64"},{"name":"riscv64-virt"}]}'
+	assert_output '{"version":1,"kernel":"linux-6.1.192","builddir":"build","report_dir":"config-kcfi/report","kconfig":null,"config_add":["kcfi","CONFIG_HZ=250"],"tests":"kunit","test_kinds":["kunit"],"compilers":["gcc","clang-19"],"aliases":{"gcc-12":"gcc","clang":"clang-19"},"reference":"gcc","targets":["x86_64","riscv64-virt"],"skipped":[{"target":"riscv64-virt","compiler":"gcc-11","reason":"r"}],"failures":[],"findings":["f"],"series_new":null,"verdict":"pass","matrix":[{"name":"x86_64"},{"name":"riscv64-virt"}]}'
 	run -0 jq -c -s --arg kernel k --arg build b --arg targets x86_64 --arg compilers gcc \
 		--arg reference gcc --arg aliases "" --arg tests none --arg kinds "" --arg config_add "" \
 		--arg report_dir 6.12/config-defconfig/report --arg kconfig defconfig \
 		--slurpfile f <(echo '{"failures": ["x"], "findings": []}') --slurpfile sk <(echo '[]') \
+		--slurpfile series <(echo '{"patches": [{"sha256": "a", "name": "p"}], "targets": []}') \
 		-f scripts/parity/parity-report.jq <(echo '{}')
-	assert_output '{"version":1,"kernel":"k","builddir":"b","report_dir":"6.12/config-defconfig/report","kconfig":"defconfig","config_add":[],"tests":"none","test_kinds":[],"compilers":["gcc"],"aliases":{},"reference":"gcc","targets":["x86_64"],"skipped":[],"failures":["x"],"findings":[],"verdict":"fail","matrix":[{}]}'
+	assert_output '{"version":1,"kernel":"k","builddir":"b","report_dir":"6.12/config-defconfig/report","kconfig":"defconfig","config_add":[],"tests":"none","test_kinds":[],"compilers":["gcc"],"aliases":{},"reference":"gcc","targets":["x86_64"],"skipped":[],"failures":["x"],"findings":[],"series_new":{"patches":[{"sha256":"a","name":"p"}],"targets":[]},"verdict":"fail","matrix":[{}]}'
 }
 
 # verdicts ROW...: module-check.sh's verdicts.tsv, each ROW 'REL|BITS|VERDICT'

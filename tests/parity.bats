@@ -203,6 +203,12 @@ setup() {
 	assert_line "  BUILD   x86_64/gcc  up to date"
 	assert_line "  BUILD   x86_64/clang  up to date"
 	assert_line --index $((${#lines[@]} - 1)) "parity: PASS 1 targets x 2 compilers built and booted, no incompatible layout difference; report in $BUILD/report/report.html"
+	# the same series as the last run's: no patch is new, none walked
+	refute_line --partial "  SERIES  "
+	run -0 jq -c '[.series_new, ([.matrix[].name] | length)]' "$R"
+	assert_output '[null,1]'
+	run -0 wc -l <"$BUILD/report/series.list"
+	assert_output "$(grep -c '^0' "$TOP/patches/6.1/series")"
 }
 
 @test "parity: parity-target.sh alone writes the run's row of x86_64 again, byte for byte" {

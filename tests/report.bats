@@ -192,3 +192,50 @@ EOF2
 	assert_equal "$stderr" "report.sh: '$T/bad.json' is not a version 1 parity report"
 	assert [ ! -e "$T/report.md" ]
 }
+
+@test "report: the patches new since the last run, and what each brings to each target's GCC cell" {
+	local prog
+	printf '%s 0013-x-check-the-id.patch\n%s 0014-y-docs.patch\n' \
+		"$(printf a | sha256sum | cut -c-64)" "$(printf b | sha256sum | cut -c-64)" >"$T/series.new"
+	jq -n '{schema: 1, kernel: "6.1.192", cell: "x86_64-gcc", level: "1", clang: "Debian clang version 22.1.8",
+		patches: [{index: 12, patch: "0012-old.patch", subject: "old", files: [], units: [], new: [], gcc_too: 0, gone: []},
+			{index: 13, patch: "0013-x-check-the-id.patch", subject: "x: check the id", files: ["drivers/x.c"],
+			 units: ["drivers/x.c"], gcc_too: 0, gone: [],
+			 new: [{kind: "warning", flag: "-Wunused-variable", file: "drivers/x.c", line: 12, col: 6, text: "unused variable '\''id'\''"}]},
+			{index: 14, patch: "0014-y-docs.patch", subject: "y: docs", files: ["Documentation/y.rst"], units: [], new: [], gcc_too: 0, gone: []}]}' \
+		>"$T/x86_64.series.json"
+	echo "diagnose-series.sh: '/src' has no applied quilt series (no .pc/applied-patches); nothing to walk" >"$T/arm64.err"
+	jq -n -R --rawfile new "$T/series.new" --arg targets "x86_64 arm64-virt riscv64-virt" \
+		--slurpfile w_x86_64 "$T/x86_64.series.json" --rawfile e_arm64-virt "$T/arm64.err" \
+		-f "$TOP/scripts/parity/parity-series.jq" >"$T/series.json"
+	jq --slurpfile s "$T/series.json" '. + {series_new: $s[0]}' "$F/report.json" >"$T/report.json"
+	"$TOP/scripts/report.sh" "$T/report.json" "$T"
+	prog='/^## New patches/,/^## [^N]/p'
+	sed -n "$prog" "$T/report.md" | head -n 12 >"$T/got"
+	cat >"$T/expected" <<EOF
+## New patches since the last run
+
+What each patch the last run did not have changes in Clang's findings on the GCC cells (make diagnose-series):
+
+- \`0013-x-check-the-id.patch\` (x: check the id)
+  - x86_64: 1 unit, 1 new, 0 gone (Debian clang version 22.1.8, W=1)
+    - new: \`drivers/x.c:12:6: warning: unused variable 'id' [-Wunused-variable]\`
+  - arm64-virt: no walk: diagnose-series.sh: '/src' has no applied quilt series (no .pc/applied-patches); nothing to walk
+- \`0014-y-docs.patch\` (y: docs)
+  - x86_64: reaches no unit
+  - arm64-virt: no walk: diagnose-series.sh: '/src' has no applied quilt series (no .pc/applied-patches); nothing to walk
+
+EOF
+	run -0 diff -u "$T/expected" "$T/got"
+	run -0 grep -c '<li>new: <code>drivers/x.c:12:6: warning: unused variable &apos;id&apos; \[-Wunused-variable\]</code></li>' "$T/report.html"
+	assert_output 1
+}
+
+@test "report: no patch new since the last run, no series_new and no section" {
+	: >"$T/none.new"
+	run -0 jq -n -R --rawfile new "$T/none.new" --arg targets x86_64 -f "$TOP/scripts/parity/parity-series.jq"
+	assert_output null
+	"$TOP/scripts/report.sh" "$F/report.json" "$T"
+	run -1 grep -c 'New patches' "$T/report.md"
+	assert_output 0
+}

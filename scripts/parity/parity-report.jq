@@ -8,9 +8,12 @@
 #           --arg tests TESTS --arg kinds "KIND..." --arg report_dir DIR
 #           --arg kconfig NAME|"" --arg config_add "WORD..."
 #           --slurpfile f FAILURES.json
-#           --slurpfile sk SKIPPED.json -f parity-report.jq TARGET.json...
+#           --slurpfile sk SKIPPED.json [--slurpfile series SERIES.json]
+#           -f parity-report.jq TARGET.json...
 # FAILURES.json is parity-failures.jq's, SKIPPED.json the cells not built
-# ([{target, compiler, reason}]); the lists are separated by spaces.
+# ([{target, compiler, reason}]), SERIES.json parity-series.jq's (null
+# when the series has no patch the last run's lacked); the lists are
+# separated by spaces.
 # report_dir is the report's directory relative to the build directory
 # (report, 6.12/report, config-kcfi/report: the tree's and configuration's
 # place, tree_root), for the commands that read the report again.
@@ -28,5 +31,6 @@ def words: split(" ") | map(select(. != ""));
  skipped: $sk[0],
  failures: $f[0].failures,
  findings: $f[0].findings,
+ series_new: (($ARGS.named.series // [null])[0]),
  verdict: (if ($f[0].failures | length) == 0 then "pass" else "fail" end),
  matrix: .}

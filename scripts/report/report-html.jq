@@ -46,6 +46,15 @@ layout_css,
 (if ((.skipped // []) | length) > 0 then
 	"<h2>Not built</h2><ul>" + ([.skipped[] | "<li>\("\(.target)/\(.compiler): \(.reason)" | @html)</li>"] | join("")) + "</ul>"
  else empty end),
+(if .series_new != null then
+	"<h2>New patches since the last run</h2>",
+	"<p>What each patch the last run did not have changes in Clang's findings on the GCC cells (make diagnose-series):</p><ul>" +
+	([series_items |
+		"<li><code>\(.name | @html)</code>\(if .subject != null then " (\(.subject | @html))" else "" end)<ul>" +
+		([.targets[] | "<li>\("\(.target): \(.text)" | @html)" +
+			(if .new == [] then "" else "<ul>" + ([.new[] | "<li>new: <code>\(series_finding | @html)</code></li>"] | join("")) + "</ul>" end) +
+			"</li>"] | join("")) + "</ul></li>"] | join("")) + "</ul>"
+ else empty end),
 (if is_matrix then matrix_html else
 	"<table class=\"matrix\"><tr><th>target</th>"
 	+ ([.compilers[] | "<th>\(@html)</th>"] | join("")) + "<th>kabi (gcc vs clang)</th></tr>",

@@ -29,6 +29,15 @@ include "report-history";
 	("## Failures", "", (.failures[] | "- \(.)"), "") else empty end),
 (if ((.skipped // []) | length) > 0 then
 	("## Not built", "", (.skipped[] | "- \(.target)/\(.compiler): \(.reason)"), "") else empty end),
+(if .series_new != null then
+	"## New patches since the last run",
+	"",
+	"What each patch the last run did not have changes in Clang's findings on the GCC cells (make diagnose-series):",
+	"",
+	(series_items |
+		"- `\(.name)`\(if .subject != null then " (\(.subject))" else "" end)",
+		(.targets[] | "  - \(.target): \(.text)", (.new[] | "    - new: `\(series_finding)`"))),
+	"" else empty end),
 tests_overview_md,
 (.matrix[] | . as $t |
 	"## \(.name)",

@@ -48,6 +48,22 @@ def yes_no: if . then "yes" else "no" end;
 def randstruct_rows: .types[] | [.name, .decl,
 	(if .probe then (.gcc | yes_no) else "not probed" end), "yes",
 	(if .probe and .gcc then (.same | yes_no) else "-" end)];
+# series_items: for each patch of .series_new (the patches the last run
+# lacked), its name and subject and, per target walked, one line of what
+# it reaches and the new findings it brings, Clang's own
+def series_items: .series_new as $s
+	| $s.patches[] | .name as $n
+	| {name: $n,
+	   subject: ([$s.targets[].patches[] | select(.patch == $n) | .subject][0] // null),
+	   targets: [$s.targets[] | . as $t
+		| if .error != null then {target, text: "no walk: \(.error)", new: []}
+		  else ([.patches[] | select(.patch == $n)][0] // null) as $p
+		  | if $p == null then {target, text: "not walked", new: []}
+		    elif ($p.units | length) == 0 then {target, text: "reaches no unit", new: []}
+		    else {target, text: "\($p.units | length) unit\(if ($p.units | length) == 1 then "" else "s" end), \($p.new | length) new, \($p.gone | length) gone (\($t.clang), W=\($t.level))", new: $p.new}
+		    end
+		  end]};
+def series_finding: "\(.file):\(.line):\(.col): \(.kind): \(.text)\(if .flag != "(none)" then " [\(.flag)]" else "" end)";
 # a cell's kabi check: the types its units see with several layouts
 def check_text: if .check.status == "skipped" then "skipped: \(.check.reason)"
 	elif .check.status != "pass" then "FAIL: \(.check.reason)"
