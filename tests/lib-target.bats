@@ -57,6 +57,11 @@ fake_llvm() {
 	assert_output "x86_64 arm-vexpress arm64-virt i386 mips-malta ppc64le-pseries riscv64-virt"
 }
 
+@test "target_words: default is the targets without DEFAULT=n" {
+	run -0 in_sh 'target_words "riscv64-virt,default x86_64"'
+	assert_output "riscv64-virt arm-vexpress arm64-virt x86_64"
+}
+
 @test "target_skip: a compiler of NO_COMPILERS says why, another is no skip" {
 	run -0 in_sh 'load_target riscv64-virt; target_skip gcc-11'
 	assert_output "Debian has no gcc-11 for riscv (NO_COMPILERS in riscv64-virt.target)"

@@ -50,13 +50,17 @@ default_targets() {
 # target_words LIST
 # Usage: targets=$(target_words "$TARGETS")
 # Prints LIST (names separated by spaces or commas) on one line, 'all'
-# replaced by every known target, repeats dropped, order kept. The names
-# themselves are checked by load_target.
+# replaced by every known target and 'default' by the default ones
+# (default_targets), repeats dropped, order kept. The names themselves
+# are checked by load_target.
 target_words() {
 	local t out=""
 
 	for t in $(printf '%s\n' "$1" | tr ',' ' '); do
-		[ "$t" != all ] || t=$(known_targets)
+		case "$t" in
+		all) t=$(known_targets) ;;
+		default) t=$(default_targets) ;;
+		esac
 		out="$out $t"
 	done
 	printf '%s\n' "$out" | tr -s ' ' '\n' | awk 'NF && !seen[$0]++' | paste -s -d ' ' -
