@@ -108,9 +108,10 @@ deps-build:
 	$(Q)scripts/deps.sh build
 
 # check runs the compiler-bug suite with every compiler of COMPILERS=all
-# (check-full also a parity cell with clang-22), so it installs them all.
+# (check-full also a parity cell with clang-22), so it installs them all,
+# and one target beyond the default ones (tests/parity-riscv.bats).
 deps-check:
-	$(Q)COMPILERS=all scripts/deps.sh build check kernel parity bench compilers
+	$(Q)COMPILERS=all TARGETS=default,riscv64-virt scripts/deps.sh build check kernel parity bench compilers
 
 # check-full builds every target, so it installs what each needs.
 deps-check-full:
