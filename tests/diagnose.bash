@@ -36,6 +36,7 @@ dep_build() {
 			echo "source_$u.o := $S/$u.c"
 			echo "deps_$u.o := \\"
 			[ "$u" = c ] || echo "  $S/include/h.h \\"
+			# shellcheck disable=SC1003,SC2016 # fixdep's make text, as it is
 			echo '    $(wildcard include/config/SMP) \'
 			echo ''
 			echo "$u.o: \$(deps_$u.o)"

@@ -2,6 +2,7 @@
 # The checks the suites that run make parity on one target share
 # (tests/parity-riscv.bats, tests/full/parity-targets.bats); they set BUILD
 # and R, the run's report.json.
+# shellcheck disable=SC2034,SC2154 # CELLS is for the suites; bats' run sets stderr and stderr_lines
 
 # cells: each cell's name, build and boot status, warnings, KUnit counts
 # and kabi check summary, one JSON array a line
