@@ -160,7 +160,7 @@ config_inputs() {
 cell_fragment() {
 	local f="$FRAGDIR/$1" label="$1" key=proof why out syms
 
-	if why=$(fragment_unfit "$f"); then
+	if why=$(fragment_unfit "$f" "$srcdir"); then
 		syms=$(fragment_needs "$f" | cut -d ' ' -f 2- -s | tr ' ' '|')
 		out="$objdir/${1%.config}.control.config"
 		grep -v -E "^(# )?(${syms:-CONFIG_ }) *(=| is not set)" "$f" >"$out.tmp" || :
@@ -371,7 +371,7 @@ seed_proof() {
 
 	seed=$(seed_of "$f")
 	[ -n "$seed" ] || return 0
-	if why=$(fragment_unfit "$f"); then
+	if why=$(fragment_unfit "$f" "$srcdir"); then
 		printf '%s control (%s): no CONFIG_RANDSTRUCT\n' "$1" "$why"
 	elif [ "$(cat "$objdir/scripts/basic/randstruct.seed" 2>/dev/null)" = "$seed" ]; then
 		printf '%s: layouts randomized with seed %s\n' "$1" "$(printf '%s' "$seed" | cut -c 1-16)"
@@ -398,7 +398,7 @@ build_proofs() {
 			magic=$(head -c 4 "$objdir/$obj" 2>/dev/null | od -An -tx1 | tr -d ' \n')
 			label=$frag
 			want=4243c0de
-			if why=$(fragment_unfit "$f"); then
+			if why=$(fragment_unfit "$f" "$srcdir"); then
 				label="$frag control ($why)"
 				want=7f454c46
 			fi

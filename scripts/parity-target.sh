@@ -116,7 +116,7 @@ randomized() {
 	f=$(seed_fragment)
 	for c in $(target_compilers "$target" "$compilers"); do
 		compiler_select "$c"
-		! fragment_unfit "$f" >/dev/null || continue
+		! fragment_unfit "$f" "$srcdir" >/dev/null || continue
 		if [ -z "$cc_llvm" ]; then
 			[ -n "$g" ] || g=$c
 		else

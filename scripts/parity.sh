@@ -231,6 +231,22 @@ controls_only() {
 	done
 }
 
+# unoffered: once the tree is at hand, a CONFIG line for each target and
+# fragment of KCONFIG_ADD whose feature the tree does not offer on the
+# target's architecture (fragment_unoffered): that target's cells are all
+# controls. A subshell: the targets it loads stay in it.
+unoffered() (
+	for t in $targets; do
+		load_target "$t"
+		for w in $(config_words); do
+			f="$TOPDIR/kconfig/fragments/$w.config"
+			[ -f "$f" ] || continue
+			! why=$(fragment_unoffered "$f" "$srcdir") ||
+				step CONFIG "KCONFIG_ADD $w on $t: $why: every cell is a control"
+		done
+	done
+)
+
 main() {
 	local opt target compiler n more
 
@@ -277,6 +293,7 @@ main() {
 	kernel=$(tree_version "$srcdir") ||
 		die "'$srcdir/Makefile' has no usable VERSION/PATCHLEVEL/SUBLEVEL"
 	kernel="linux-$kernel"
+	unoffered
 	cells="$report/cells"
 	rm -rf "$cells"
 	mkdir -p "$cells"

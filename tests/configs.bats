@@ -236,3 +236,29 @@ tools_only() {
 	KCONFIG_ADD=kcfi LLVM=$T/llvm16/ run -2 --separate-stderr "$TOP/scripts/parity.sh" -o "$T/b" -t x86_64 -c "gcc clang"
 	assert_equal "$stderr" "parity.sh: no '$T/b/kabi': run 'make' first"
 }
+
+@test "configs: kcfi on an architecture the tree does not offer it on is a control, whatever the compiler" {
+	local f=$TOP/kconfig/fragments/kcfi.config
+	mkdir -p "$T/src/arch/arm" "$T/src/arch/x86" "$T/src/arch/arm64"
+	printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 192\n' >"$T/src/Makefile"
+	printf 'config ARM\n\tbool\n\tselect ARCH_SUPPORTS_ATOMIC_RMW\n' >"$T/src/arch/arm/Kconfig"
+	printf 'config X86\n\tdef_bool y\n\tselect ARCH_SUPPORTS_CFI_CLANG\tif X86_64\n' >"$T/src/arch/x86/Kconfig"
+	printf 'config ARM64\n\tdef_bool y\n\tselect ARCH_SUPPORTS_CFI_CLANG\n' >"$T/src/arch/arm64/Kconfig"
+	run -0 in_sh "fragment_arch '$f'; load_target arm-vexpress; fragment_unoffered '$f' '$T/src'"
+	assert_output "$(printf '%s\n' ARCH_SUPPORTS_CFI_CLANG 'arm of Linux 6.1.192 does not select ARCH_SUPPORTS_CFI_CLANG')"
+	run -1 in_sh "load_target x86_64; fragment_unoffered '$f' '$T/src'"
+	assert_output ""
+	run -1 in_sh "load_target arm64-virt; fragment_unoffered '$f' '$T/src'"
+	assert_output ""
+	# a Clang new enough is no help on arm; without the tree, only the compiler counts
+	fake_clang "$T/llvm16" clang 16.0.6
+	LLVM=$T/llvm16/ run -0 in_sh "load_target arm-vexpress; compiler_select clang; fragment_unfit '$f' '$T/src'"
+	assert_output 'arm of Linux 6.1.192 does not select ARCH_SUPPORTS_CFI_CLANG'
+	LLVM=$T/llvm16/ run -1 in_sh "load_target arm-vexpress; compiler_select clang; fragment_unfit '$f'"
+	assert_output ""
+	LLVM=$T/llvm16/ run -1 in_sh "load_target x86_64; compiler_select clang; fragment_unfit '$f' '$T/src'"
+	assert_output ""
+	# a fragment that names no symbol is offered everywhere
+	run -1 in_sh "load_target arm-vexpress; fragment_unoffered '$TOP/kconfig/fragments/randstruct.config' '$T/src'"
+	assert_output ""
+}

@@ -100,15 +100,43 @@ fragment_gcc() {
 	sed -n 's/^# kparity-gcc: *//p' "$1" | paste -s -d ' ' -
 }
 
-# fragment_unfit FRAGMENT
-# Usage: compiler_select "$c"; if why=$(fragment_unfit "$f"); then ...
-# Prints why the selected compiler cannot build FRAGMENT's needed
-# symbols (fragment_needs) and succeeds, or fails when it can: the cell
-# is then a control, built without them (kernel-build.sh). GCC can when
-# the fragment says how (fragment_gcc).
+# fragment_arch FRAGMENT
+# Usage: sym=$(fragment_arch "$f")
+# Prints the Kconfig symbol an architecture selects to offer FRAGMENT's
+# feature, from its line '# kparity-arch: SYMBOL' (kCFI's
+# ARCH_SUPPORTS_CFI_CLANG), or nothing.
+fragment_arch() {
+	sed -n 's/^# kparity-arch: *\([A-Z0-9_]*\) *$/\1/p' "$1" | head -n 1
+}
+
+# fragment_unoffered FRAGMENT SRCDIR
+# Usage: if why=$(fragment_unoffered "$f" "$srcdir"); then ...
+# Prints why the loaded target's architecture does not offer FRAGMENT's
+# feature in the kernel tree SRCDIR and succeeds: its arch/SRCARCH/Kconfig
+# selects no fragment_arch symbol (a select with a condition counts as
+# one). Fails when it does, or the fragment names no symbol. The list of
+# architectures is the tree's: 6.12 offers kCFI on more than 6.1.
+fragment_unoffered() {
+	local sym kc="$2/arch/$t_srcarch/Kconfig"
+
+	sym=$(fragment_arch "$1")
+	[ -n "$sym" ] && [ -f "$kc" ] || return 1
+	! grep -q -E "^[[:space:]]*select[[:space:]]+$sym([[:space:]]|\$)" "$kc" || return 1
+	printf '%s of Linux %s does not select %s\n' "$t_srcarch" "$(tree_version "$2")" "$sym"
+}
+
+# fragment_unfit FRAGMENT [SRCDIR]
+# Usage: compiler_select "$c"; if why=$(fragment_unfit "$f" "$srcdir"); then ...
+# Prints why the loaded target and the selected compiler cannot build
+# FRAGMENT's needed symbols (fragment_needs) and succeeds, or fails when
+# they can: the cell is then a control, built without them
+# (kernel-build.sh). With SRCDIR, the target cannot where the tree does
+# not offer the feature on its architecture (fragment_unoffered). GCC can
+# when the fragment says how (fragment_gcc).
 fragment_unfit() {
 	local frag="$1" min v
 
+	[ -z "${2:-}" ] || ! fragment_unoffered "$frag" "$2" || return 0
 	# shellcheck disable=SC2046 # a version and symbol names
 	set -- $(fragment_needs "$1")
 	[ "$#" -gt 0 ] || return 1
