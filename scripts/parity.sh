@@ -106,7 +106,8 @@ new_patches() {
 
 # series_walk TARGET: when the series has new patches, the Clang findings
 # each of them adds and removes in TARGET's GCC cell (diagnose-series.sh at
-# W=1, walking back to the first new patch) in $cells/TARGET.series.json;
+# W=1 with the clang LLVM= names, walking back to the first new patch) in
+# $cells/TARGET.series.json;
 # a walk that cannot run says why in $cells/TARGET.series.err, and the run
 # goes on. A subshell: the target and compiler it loads stay in it.
 series_walk() (
@@ -117,7 +118,9 @@ series_walk() (
 	cell=$(cell_dir "$abuild")
 	cell_built "$cell" || exit 0
 	first=$(head -n 1 "$cells/series.new" | cut -d ' ' -f 2)
-	out="$(tree_root "$abuild")/diagnose/series-$t"
+	# make diagnose-series's own place, so that each replays on the other's
+	compiler_select clang
+	out="$(tree_root "$abuild")/diagnose/$(basename "$cell")-$cc_suffix-w1"
 	if "$TOPDIR/scripts/diagnose-series.sh" -O "$abuild" -W 1 -f "$first" -o "$out" "$cell" \
 		>"$cells/$t.series.txt" 2>"$cells/$t.series.log"; then
 		cp "$out/series.json" "$cells/$t.series.json"
