@@ -162,9 +162,15 @@ walk() {
 	rm -rf "$w"
 	mkdir -p "$w/walk"
 	printf '%s\n' "$series" | awk '{ print NR "\t" $0 }' >"$w/applied"
-	step SHADOW "$srcdir (hard links)"
 	shadow="$w/tree"
-	cp -al "$srcdir" "$shadow" || die "cannot link a copy of '$srcdir' into '$shadow'"
+	# hard links where the output shares the tree's file system, else a copy
+	if cp -al "$srcdir" "$shadow" 2>/dev/null; then
+		step SHADOW "$srcdir (hard links)"
+	else
+		rm -rf "$shadow"
+		step SHADOW "$srcdir (a copy: '$w' is on another file system)"
+		cp -a "$srcdir" "$shadow" || die "cannot copy '$srcdir' into '$shadow'"
+	fi
 	cp -R "$out/units" "$w/cur"
 	: >"$w/patches.jsonl"
 	total=$(wc -l <"$w/applied")
