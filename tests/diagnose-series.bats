@@ -83,9 +83,11 @@ EOF
 	run -0 cat "$S/include/h.h"
 	assert_line --index 1 'static inline int h(void) { return 0; }'
 	[ ! -e "$T/out/series/tree" ]
-	run -0 jq -c '[.patches[] | [.index, .units, (.new | length), (.gone | length), .gcc_too]]' "$T/out/series.json"
+	local prog='[.patches[] | [.index, .units, (.new | length), (.gone | length), .gcc_too]]'
+	run -0 jq -c "$prog" "$T/out/series.json"
 	assert_output '[[1,["a.c","b.c"],1,0,0],[2,[],0,0,0],[3,["a.c","b.c"],0,0,0],[4,["c.c"],0,0,1],[5,["a.c","b.c"],0,1,0]]'
-	run -0 grep -c '^| [0-9]' "$T/out/series.md"
+	local row='^| [0-9]'
+	run -0 grep -c "$row" "$T/out/series.md"
 	assert_output 5
 }
 

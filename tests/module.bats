@@ -252,7 +252,8 @@ OUT
 	assert_equal "$(objdump -dr "$ko" | grep -c 'R_X86_64_NONE[[:space:]]*__fentry__' || :)" 0
 	assert_equal "$status" 0
 	assert_equal "${stderr_lines[1]}" "  CC      clang-14 14.0.6: NOT the kernel's compiler (gcc 12.2.0); its flags are translated below"
-	run -0 grep -E '^  (FLAG|FTRACE|BUILD) ' "$SHARED/clang.err"
+	local steps='^  (FLAG|FTRACE|BUILD) '
+	run -0 grep -E "$steps" "$SHARED/clang.err"
 	assert_output - <<'OUT'
   FLAG    -mfunction-return=thunk-extern dropped (security): returns are not routed through the return thunk (RETBleed/SRSO mitigation missing)
   FLAG    -mharden-sls=all dropped (security): no speculation barrier after returns and indirect jumps (straight-line speculation)

@@ -36,7 +36,8 @@ cell() {
 	cell clang clang
 	run -0 --separate-stderr "$TOP/scripts/parity-target.sh" -o "$B" -t x86_64 -c "gcc clang" -k kunit -s "$T/src" "$C"
 	assert_output ""
-	run -0 jq -c '[.name, (.cells | map(.name)), .kabi.status, (.kabi_vs_ref | map([.old, .new, .status])), .kabi_versions, .swap, .tests]' "$C/x86_64.target.json"
+	local prog='[.name, (.cells | map(.name)), .kabi.status, (.kabi_vs_ref | map([.old, .new, .status])), .kabi_versions, .swap, .tests]'
+	run -0 jq -c "$prog" "$C/x86_64.target.json"
 	assert_output '["x86_64",["x86_64/gcc","x86_64/clang"],"pass",[["gcc","clang","pass"]],[],null,null]'
 	run -0 jq -c '[.status, .summary]' "$C/x86_64.kabi.json"
 	assert_output '["pass",{"changed":0,"incompatible":0,"only_old":0,"only_new":0,"unchanged":14,"suppressed":0}]'

@@ -48,7 +48,8 @@ report() {
 
 @test "parity-tests: differing tests first, a known one with its reason, then failing ones" {
 	target "$F/known.list"
-	run -0 jq -r '.tests.rows[] | [.test, .status.gcc, .status.clang, .parity, .reason // "-"] | @tsv' "$T/target.json"
+	local prog='.tests.rows[] | [.test, .status.gcc, .status.clang, .parity, .reason // "-"] | @tsv'
+	run -0 jq -r "$prog" "$T/target.json"
 	assert_output "$(printf '%s\t%s\t%s\t%s\t%s\n' \
 		stackinit.test_u8_zero pass fail differs - \
 		overflow.shift_sane_test pass fail known "the fixture's reason" \
