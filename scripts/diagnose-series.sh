@@ -231,11 +231,8 @@ main() {
 	shift $((OPTIND - 1))
 	if [ -n "$cell" ]; then
 		[ $# -eq 0 ] || die "-C names the cell to walk; no BUILD_DIR with it"
-		case "$cell" in
-		'' | */* | .*) die "-C takes a cell's name (x86_64-gcc), not '$cell'" ;;
-		esac
-		set -- "$(tree_root "$root")/kernel/$cell"
-		[ -d "$1" ] || die "no cell '$cell' in '$(tree_root "$root")/kernel' (make parity first)"
+		cell=$(named_cell "$root" "$cell") || exit 2
+		set -- "$cell"
 	fi
 	[ $# -eq 1 ] || { usage >&2; exit 2; }
 	is_positive "$jobs" || die "-j needs a positive number, not '$jobs'"

@@ -490,11 +490,8 @@ main() {
 	shift $((OPTIND - 1))
 	if [ -n "$cell" ]; then
 		[ $# -eq 0 ] || die "-C names the cell to replay; no BUILD_DIR with it"
-		case "$cell" in
-		'' | */* | .*) die "-C takes a cell's name (x86_64-gcc), not '$cell'" ;;
-		esac
-		set -- "$(tree_root "$root")/kernel/$cell"
-		[ -d "$1" ] || die "no cell '$cell' in '$(tree_root "$root")/kernel' (make parity first)"
+		cell=$(named_cell "$root" "$cell") || exit 2
+		set -- "$cell"
 	fi
 	[ $# -le 1 ] || [ -z "$out" ] || die "-o names the output of one build directory, not $#"
 	[ $# -le 1 ] || [ -z "$opt_log" ] || die "-l names the log of one build directory, not $#"

@@ -640,6 +640,20 @@ cell_dir() {
 	printf '%s/%s/%s-%s\n' "$root" "${2:-kernel}" "$t_name" "$cc_suffix"
 }
 
+# named_cell ROOT CELL
+# Usage: dir=$(named_cell "$root" "$cell") || exit
+# Prints the build directory of the parity cell CELL (x86_64-gcc) of the
+# run's tree under kparity's build directory ROOT; dies (exit 2) on a name
+# that is not a cell's, or a cell not built there.
+named_cell() {
+	case "$2" in
+	'' | */* | .*) die "-C takes a cell's name (x86_64-gcc), not '$2'" ;;
+	esac
+	[ -d "$(tree_root "$1")/kernel/$2" ] ||
+		die "no cell '$2' in '$(tree_root "$1")/kernel' (make parity first)"
+	printf '%s\n' "$(tree_root "$1")/kernel/$2"
+}
+
 # cell_dtb KERNELDIR
 # Usage: load_target "$t"; dtb=$(cell_dtb "$kdir") || die "no device tree"
 # Prints the device tree the loaded target's build in KERNELDIR made: its
